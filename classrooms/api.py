@@ -1,0 +1,104 @@
+"""REST API for teachers: classes and class sessions (teacher login required, own data only)."""
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from classrooms import selectors, services
+from classrooms.models import Classroom, ClassSession
+from games.engines import UnknownGame
+
+
+class ClassroomSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Classroom
+        fields = ["id", "name", "created_at"]
+
+
+class ClassSessionSerializer(serializers.ModelSerializer):
+    classroom = serializers.PrimaryKeyRelatedField(queryset=Classroom.objects.none())
+
+    class Meta:
+        model = ClassSession
+        fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "join_code",
+                  "status", "created_at", "ended_at"]
+        read_only_fields = ["join_code", "status", "created_at", "ended_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        if request is not None and request.user.is_authenticated:
+            self.fields["classroom"].queryset = Classroom.objects.filter(teacher=request.user)
+
+    def validate_options(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("options must be a JSON object.")
+        return value
+
+    def create(self, data):
+        try:
+            return services.open_session(data["classroom"], data["game"], variant=data.get("variant", "basic"),
+                                         options=data.get("options") or {}, bot_level=data.get("bot_level", "strong"),
+                                         show_odds=data.get("show_odds", True))
+        except services.SessionError as exc:
+            raise serializers.ValidationError({"code": exc.code, "message": exc.message}) from exc
+        except UnknownGame as exc:
+            raise serializers.ValidationError({"game": str(exc)}) from exc
+
+
+class ClassroomViewSet(viewsets.ModelViewSet):
+    serializer_class = ClassroomSerializer
+
+    def get_queryset(self):
+        return Classroom.objects.filter(teacher=self.request.user)
+
+    def perform_create(self, serializer):
+        serializer.save(teacher=self.request.user)
+
+
+class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                          mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    serializer_class = ClassSessionSerializer
+
+    def get_queryset(self):
+        return ClassSession.objects.filter(classroom__teacher=self.request.user).select_related("classroom")
+
+    def perform_destroy(self, instance):
+        services.delete_session(instance)
+
+    def _run(self, session, command, *args):
+        try:
+            with transaction.atomic():
+                command(session, *args)
+        except services.SessionError as exc:
+            return Response({"code": exc.code, "message": exc.message}, status=status.HTTP_400_BAD_REQUEST)
+        session.refresh_from_db()
+        return Response(selectors.dashboard_payload(session))
+
+    @extend_schema(request=None, summary="Seat waiting students at tables (bots fill short tables)")
+    @action(detail=True, methods=["post"], url_path="auto-pair")
+    def auto_pair(self, request, pk=None):
+        return self._run(self.get_object(), services.auto_pair)
+
+    @extend_schema(request=None, summary="Start every waiting table")
+    @action(detail=True, methods=["post"], url_path="start-all")
+    def start_all(self, request, pk=None):
+        return self._run(self.get_object(), services.start_all)
+
+    @extend_schema(request=None, summary="Lock: no new students")
+    @action(detail=True, methods=["post"])
+    def lock(self, request, pk=None):
+        return self._run(self.get_object(), services.set_status, ClassSession.Status.LOCKED)
+
+    @extend_schema(request=None, summary="End the session: the join code dies")
+    @action(detail=True, methods=["post"])
+    def end(self, request, pk=None):
+        return self._run(self.get_object(), services.set_status, ClassSession.Status.ENDED)
+
+    @extend_schema(request=None, summary="Students and tables, as on the dashboard")
+    @action(detail=True, methods=["get"])
+    def dashboard(self, request, pk=None):
+        return Response(selectors.dashboard_payload(self.get_object()))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClassroomsConfig(AppConfig):
+    name = "classrooms"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,142 @@
+"""The class session socket ``/ws/sessions/<id>/``: the teacher's live dashboard (with its
+commands) and each student's lobby (where they learn their table)."""
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import transaction
+
+from classrooms import selectors, services
+from classrooms.broadcast import session_group
+from classrooms.models import ClassSession, Participant
+
+MAX_MESSAGE_BYTES = 4096
+COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "lock", "unlock", "end", "show_odds", "sync"}
+
+
+class SessionConsumer(AsyncWebsocketConsumer):
+    session_id: int | None = None
+    is_teacher = False
+    participant_id: int | None = None
+
+    async def connect(self) -> None:
+        try:
+            self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4404)
+            return
+        who = await database_sync_to_async(_identify)(self.session_id, self.scope.get("user"),
+                                                      self.scope.get("session"))
+        if who is None:
+            self.session_id = None
+            await self.close(code=4403)
+            return
+        self.is_teacher, self.participant_id = who
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await self.accept()
+        await self.send_payload()
+
+    async def disconnect(self, code: int) -> None:
+        if self.session_id is not None:
+            await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.is_teacher:
+            await self.send_json({"type": "error", "code": "read_only", "message": "Only the teacher gives commands here."})
+            return
+        message = _decode(text_data)
+        if message is None:
+            await self.send_json({"type": "error", "code": "bad_message",
+                                  "message": f"Send a JSON object with \"type\" one of: {', '.join(sorted(COMMANDS))}."})
+            return
+        error = await database_sync_to_async(_command)(self.session_id, message)
+        if error:
+            await self.send_json({"type": "error", "code": error[0], "message": error[1]})
+        elif message["type"] == "sync":
+            await self.send_payload()
+
+    async def session_changed(self, event: dict) -> None:
+        await self.send_payload()
+
+    async def send_payload(self) -> None:
+        payload = await database_sync_to_async(_payload)(self.session_id, self.is_teacher, self.participant_id)
+        await self.send_json(payload)
+        if payload.get("type") == "gone" or payload.get("removed"):
+            await self.close()
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content))
+
+
+def _decode(text_data: str | None) -> dict | None:
+    if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        message = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("type") not in COMMANDS:
+        return None
+    return message
+
+
+def _identify(session_id: int, user, browser_session) -> tuple[bool, int | None] | None:
+    session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
+    if session is None:
+        return None
+    if user is not None and user.is_authenticated and session.classroom.teacher_id == user.pk:
+        return True, None
+    pid = ((browser_session or {}).get(services.SESSION_PARTICIPANTS_KEY) or {}).get(str(session_id))
+    if pid is not None and Participant.objects.filter(pk=pid, session_id=session_id).exists():
+        return False, pid
+    return None
+
+
+def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> dict:
+    session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
+    if session is None:
+        return {"type": "gone", "message": "This class session was deleted."}
+    if is_teacher:
+        return selectors.dashboard_payload(session)
+    participant = Participant.objects.filter(pk=participant_id).first()
+    return selectors.lobby_payload(session, participant)
+
+
+def _command(session_id: int, message: dict) -> tuple[str, str] | None:
+    """Run one dashboard command; returns (code, message) when it was refused."""
+    kind = message["type"]
+    try:
+        with transaction.atomic():
+            session = ClassSession.objects.select_for_update().select_related("classroom").get(pk=session_id)
+            if kind == "auto_pair":
+                if not services.auto_pair(session):
+                    return "nobody_waiting", "Every student already has a table."
+            elif kind == "seat_table":
+                ids, bots = message.get("participants"), message.get("bots", 0)
+                if not isinstance(ids, list) or not all(type(i) is int for i in ids) or type(bots) is not int or bots < 0:
+                    return "bad_message", "seat_table needs \"participants\": [ids] and \"bots\": a number."
+                chosen = list(session.participants.filter(pk__in=ids, removed=False))
+                if len(chosen) != len(set(ids)):
+                    return "bad_table", "Some of those students are not in this session."
+                services.seat_table(session, chosen, bots=bots)
+            elif kind == "start_all":
+                if not services.start_all(session):
+                    return "nothing_to_start", "No table is waiting to start."
+            elif kind == "remove":
+                pid = message.get("participant")
+                if type(pid) is not int:
+                    return "bad_message", "remove needs \"participant\": an id."
+                services.remove_participant(session, pid)
+            elif kind in {"lock", "unlock", "end"}:
+                status = {"lock": ClassSession.Status.LOCKED, "unlock": ClassSession.Status.OPEN,
+                          "end": ClassSession.Status.ENDED}[kind]
+                services.set_status(session, status)
+            elif kind == "show_odds":
+                if type(message.get("show")) is not bool:
+                    return "bad_message", "show_odds needs \"show\": true or false."
+                services.set_show_odds(session, message["show"])
+    except services.SessionError as exc:
+        return exc.code, exc.message
+    return None

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+from games.bots import bot_levels
+from games.engines import list_games
+
+
+class TeacherSignupForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text="Optional, for resetting your password.")
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+
+
+class ClassroomForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Class name",
+                           widget=forms.TextInput(attrs={"placeholder": "e.g. 10B Physics"}))
+
+
+class OpenSessionForm(forms.Form):
+    game = forms.ChoiceField()
+    variant = forms.CharField(max_length=40, initial="basic")
+    table_size = forms.IntegerField(min_value=1, max_value=9, required=False,
+                                    help_text="Players per table (blank: the game's smallest table).")
+    bot_level = forms.CharField(max_length=20, initial="strong")
+    show_odds = forms.BooleanField(required=False, initial=True, label="Players see the live odds")
+    options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                              help_text="Optional game options as JSON (e.g. a starting position).")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(g.slug, g.name) for g in list_games()]
+
+    def clean_options(self) -> dict:
+        raw = self.cleaned_data.get("options") or ""
+        if not raw.strip():
+            return {}
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise forms.ValidationError(f"The options are not valid JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError("The options must be a JSON object.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        slug = data.get("game")
+        if slug and data.get("bot_level") and bot_levels(slug) and data["bot_level"] not in bot_levels(slug):
+            self.add_error("bot_level", f"Choose one of: {', '.join(bot_levels(slug))}.")
+        return data
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(max_length=20, label="Join code",
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "class": "code-input", "placeholder": "ABC234"}))
+    name = forms.CharField(max_length=40, label="Your name",
+                           widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "First name"}))

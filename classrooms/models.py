@@ -1,0 +1,79 @@
+"""Teachers (Django users), their classes, class sessions with join codes, participants."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Classroom(models.Model):
+    teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms")
+    name = models.CharField(max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClassSession(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        LOCKED = "locked", "locked"
+        ENDED = "ended", "ended"
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40, default="basic")
+    options = models.JSONField(default=dict, blank=True)
+    bot_level = models.CharField(max_length=20, default="strong")
+    join_code = models.CharField(max_length=12)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    show_odds = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["join_code"], condition=~Q(status="ended"), name="join_code_unique_while_live"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.classroom} · {self.game} · {self.join_code}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status != self.Status.ENDED
+
+
+class Participant(models.Model):
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="participants")
+    display_name = models.CharField(max_length=24)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    removed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "display_name"], name="unique_name_in_session")
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Table(models.Model):
+    """A table of a class session: one match and the participants seated at it."""
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="table")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")]

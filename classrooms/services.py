@@ -1,0 +1,233 @@
+"""Class sessions: open, join, pair into tables, start, remove, lock, end, delete.
+
+Every change that the dashboard or a lobby shows is announced after commit through
+``classrooms.broadcast.announce_session_changed``.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from classrooms import codes, names
+from classrooms.broadcast import announce_session_changed
+from classrooms.models import Classroom, ClassSession, Participant, Table
+from games import services as match_services
+from games.access import PARTICIPANT_IDS_KEY
+from games.bots import bot_levels
+from games.broadcast import announce_match_changed
+from games.engines import IllegalAction, get_game
+from games.models import Match, Seat
+
+SESSION_PARTICIPANTS_KEY = "session_participants"  # {class session id: participant id}
+
+
+class SessionError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def table_size(session: ClassSession) -> int:
+    game = get_game(session.game)
+    size = session.options.get("table_size", game.min_players) if isinstance(session.options, dict) else game.min_players
+    return size
+
+
+def engine_options(session: ClassSession) -> dict:
+    """The session's options minus the platform's own (table size)."""
+    return {k: v for k, v in (session.options or {}).items() if k != "table_size"}
+
+
+def open_session(classroom: Classroom, game_slug: str, *, variant: str = "basic",
+                 options: dict | None = None, bot_level: str = "strong", show_odds: bool = True) -> ClassSession:
+    game = get_game(game_slug)
+    if variant not in game.variants:
+        raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
+    options = dict(options or {})
+    size = options.get("table_size", game.min_players)
+    if type(size) is not int or not game.min_players <= size <= game.max_players:
+        raise SessionError("bad_table_size",
+                           f"Tables of {game.name} seat {game.min_players} to {game.max_players} players.")
+    levels = bot_levels(game_slug)
+    if levels and bot_level not in levels:
+        raise SessionError("bad_bot", f"No bot called {bot_level!r}; choose one of {', '.join(levels)}.")
+    try:  # the engine checks the options once, here, so no table fails later
+        game.setup(players=size, variant=variant, seed=1, options={k: v for k, v in options.items() if k != "table_size"})
+    except IllegalAction as exc:
+        raise SessionError(exc.code, exc.message) from exc
+    for _ in range(20):
+        try:
+            with transaction.atomic():
+                return ClassSession.objects.create(
+                    classroom=classroom, game=game_slug, variant=variant, options=options,
+                    bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds)
+        except IntegrityError:
+            continue  # the code is in use by another live session: draw again
+    raise SessionError("no_code", "Could not find a free join code; try again.")
+
+
+def find_joinable(code: str) -> ClassSession | None:
+    return ClassSession.objects.filter(join_code=codes.normalise(code)).exclude(
+        status=ClassSession.Status.ENDED).first()
+
+
+def returning_participant(session: ClassSession, browser_session) -> Participant | None:
+    pid = (browser_session.get(SESSION_PARTICIPANTS_KEY) or {}).get(str(session.pk))
+    if pid is None:
+        return None
+    return Participant.objects.filter(pk=pid, session=session, removed=False).first()
+
+
+def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
+    """A student joins by name; the same browser coming back is the same participant."""
+    existing = returning_participant(session, browser_session)
+    if existing is not None:
+        return existing
+    if session.status == ClassSession.Status.LOCKED:
+        raise SessionError("locked", "This class session is locked: ask your teacher.")
+    if session.status == ClassSession.Status.ENDED:
+        raise SessionError("ended", "This class session has ended.")
+    try:
+        name = names.clean_name(raw_name)
+    except names.BadName as exc:
+        raise SessionError("bad_name", str(exc)) from exc
+    for _ in range(5):
+        taken = set(session.participants.values_list("display_name", flat=True))
+        try:
+            with transaction.atomic():
+                participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
+            break
+        except IntegrityError:
+            continue
+    else:
+        raise SessionError("busy", "Too many students joined at once; try again.")
+    remember_participant(browser_session, session.pk, participant.pk)
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return participant
+
+
+def remember_participant(browser_session, session_id: int, participant_id: int) -> None:
+    mapping = dict(browser_session.get(SESSION_PARTICIPANTS_KEY) or {})
+    mapping[str(session_id)] = participant_id
+    browser_session[SESSION_PARTICIPANTS_KEY] = mapping
+    browser_session[PARTICIPANT_IDS_KEY] = sorted(set(mapping.values()))
+
+
+def seated_participant_ids(session: ClassSession) -> set[int]:
+    match_ids = session.tables.values_list("match_id", flat=True)
+    return set(Seat.objects.filter(match_id__in=match_ids, participant_id__isnull=False)
+               .values_list("participant_id", flat=True))
+
+
+def waiting_participants(session: ClassSession) -> list[Participant]:
+    seated = seated_participant_ids(session)
+    return [p for p in session.participants.filter(removed=False) if p.pk not in seated]
+
+
+def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0) -> Table:
+    """Seat these participants (and ``bots`` bots) at a new table of the session."""
+    size = table_size(session)
+    if session.status == ClassSession.Status.ENDED:
+        raise SessionError("ended", "This class session has ended.")
+    if len(participants) + bots != size:
+        raise SessionError("bad_table", f"A table of this game seats {size}.")
+    if not participants:
+        raise SessionError("bad_table", "Seat at least one student at a table.")
+    seated = seated_participant_ids(session)
+    for p in participants:
+        if p.session_id != session.pk or p.removed:
+            raise SessionError("bad_table", f"{p.display_name} is not in this session.")
+        if p.pk in seated:
+            raise SessionError("bad_table", f"{p.display_name} already has a table.")
+    holders = [match_services.SeatHolder(p.display_name, participant_id=p.pk) for p in participants]
+    levels = list(bot_levels(session.game))
+    level = session.bot_level if session.bot_level in levels else (levels[0] if levels else "")
+    if bots and not level:
+        raise SessionError("no_bot", "This game has no bot yet.")
+    holders += [match_services.SeatHolder(f"Bot {i + 1} ({level})", bot=level) for i in range(bots)]
+    random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
+    with transaction.atomic():
+        number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        try:
+            match = match_services.create_match(
+                session.game, holders, variant=session.variant, options=engine_options(session),
+                teacher=session.classroom.teacher, label=f"Table {number}")
+        except match_services.ActionRejected as exc:
+            raise SessionError(exc.code, exc.message) from exc
+        match.show_odds = session.show_odds
+        match.save(update_fields=["show_odds"])
+        table = Table.objects.create(session=session, number=number, match=match)
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return table
+
+
+def auto_pair(session: ClassSession) -> list[Table]:
+    """Waiting students into tables of the game's size, shuffled; a short table gets bots."""
+    waiting = waiting_participants(session)
+    secrets.SystemRandom().shuffle(waiting)
+    size = table_size(session)
+    tables = []
+    for start in range(0, len(waiting), size):
+        group = waiting[start:start + size]
+        tables.append(seat_table(session, group, bots=size - len(group)))
+    return tables
+
+
+def start_all(session: ClassSession) -> int:
+    started = 0
+    for table in session.tables.select_related("match"):
+        if table.match.status == Match.Status.WAITING:
+            applied = match_services.start_match(table.match_id)
+            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.seq, a.events))
+            started += 1
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return started
+
+
+def remove_participant(session: ClassSession, participant_id: int) -> None:
+    """Remove a student: their seat goes to a bot so their table plays on."""
+    participant = session.participants.filter(pk=participant_id, removed=False).first()
+    if participant is None:
+        raise SessionError("no_participant", "No such student in this session.")
+    participant.removed = True
+    participant.save(update_fields=["removed"])
+    level = session.bot_level or next(iter(bot_levels(session.game)), "")
+    for table in session.tables.all():
+        applied = match_services.replace_with_bot(table.match_id, participant.pk, level)
+        if applied is not None:
+            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.seq, a.events))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def set_status(session: ClassSession, status: str) -> None:
+    if session.status == ClassSession.Status.ENDED:
+        raise SessionError("ended", "This class session has ended.")
+    session.status = status
+    if status == ClassSession.Status.ENDED:
+        session.ended_at = timezone.now()
+        Match.objects.filter(table__session=session, status__in=[Match.Status.WAITING, Match.Status.PLAYING]) \
+            .update(status=Match.Status.ABANDONED)
+    session.save(update_fields=["status", "ended_at"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def set_show_odds(session: ClassSession, show: bool) -> None:
+    session.show_odds = show
+    session.save(update_fields=["show_odds"])
+    Match.objects.filter(table__session=session).update(show_odds=show)
+    for match_id in session.tables.values_list("match_id", flat=True):
+        transaction.on_commit(lambda m=match_id: announce_match_changed(m, -1))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def delete_session(session: ClassSession) -> None:
+    """Delete a class session with its participants, tables, matches and their logs."""
+    session_id = session.pk
+    with transaction.atomic():
+        Match.objects.filter(table__session=session).delete()
+        session.delete()
+    transaction.on_commit(lambda: announce_session_changed(session_id))

@@ -1,0 +1,162 @@
+"""Teacher pages (login required, own classes only) and the student join flow. Thin views."""
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from classrooms import selectors, services, throttle
+from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm, TeacherSignupForm
+from classrooms.models import Classroom, ClassSession
+from classrooms.qr import qr_svg
+from games.bots import bot_levels
+from games.engines import list_games
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"games": list_games()})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = TeacherSignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("classrooms:teacher-home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def teacher_home(request: HttpRequest) -> HttpResponse:
+    form = ClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        classroom = Classroom.objects.create(teacher=request.user, name=form.cleaned_data["name"])
+        return redirect("classrooms:classroom", classroom.pk)
+    classes = request.user.classrooms.all()
+    return render(request, "classrooms/teacher_home.html", {"form": form, "classes": classes})
+
+
+def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:
+    return get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+
+
+def _own_session(request: HttpRequest, session_id: int) -> ClassSession:
+    return get_object_or_404(ClassSession.objects.select_related("classroom"), pk=session_id,
+                             classroom__teacher=request.user)
+
+
+@login_required
+def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom = _own_classroom(request, class_id)
+    form = OpenSessionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        options = dict(data["options"])
+        if data.get("table_size"):
+            options["table_size"] = data["table_size"]
+        try:
+            session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
+                                            bot_level=data["bot_level"], show_odds=data["show_odds"])
+        except services.SessionError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("classrooms:dashboard", session.pk)
+    games = [{"slug": g.slug, "name": g.name, "variants": list(g.variants), "min": g.min_players,
+              "max": g.max_players, "bots": list(bot_levels(g.slug))} for g in list_games()]
+    return render(request, "classrooms/classroom.html", {
+        "classroom": classroom, "form": form, "sessions": classroom.sessions.all(), "games_json": games,
+    })
+
+
+@login_required
+def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    join_url = request.build_absolute_uri(reverse("classrooms:join")) + f"?code={session.join_code}"
+    return render(request, "classrooms/dashboard.html", {
+        "session": session, "join_url": join_url,
+        "qr": qr_svg(join_url) if session.is_live else "",
+        "initial": selectors.dashboard_payload(session),
+    })
+
+
+@login_required
+def report(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    tables = selectors.tables_summary(session)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-results.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner"])
+        for t in tables:
+            scores = (t["outcome"] or {}).get("scores") or []
+            winners = (t["outcome"] or {}).get("winners") or []
+            for s in t["seats"]:
+                writer.writerow([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
+                                 scores[s["index"]] if s["index"] < len(scores) else "", s["index"] in winners])
+        return response
+    return render(request, "classrooms/report.html", {"session": session, "tables": tables})
+
+
+@login_required
+@require_POST
+def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    classroom_id = session.classroom_id
+    services.delete_session(session)
+    messages.success(request, "The session and all its students' data were deleted.")
+    return redirect("classrooms:classroom", classroom_id)
+
+
+def client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        address = client_address(request)
+        code = form.cleaned_data["code"]
+        if throttle.too_many_wrong_codes(address) or throttle.too_many_attempts_on(code):
+            form.add_error(None, "Slow down: too many tries. Wait a minute, check the code on the board and try again.")
+            status = 429
+        else:
+            throttle.record_attempt_on(code)
+            session = services.find_joinable(code)
+            if session is None:
+                throttle.record_wrong_code(address)
+                form.add_error("code", "No open class session has that code. Check the board.")
+                status = 404
+            else:
+                try:
+                    services.join(session, form.cleaned_data["name"], request.session)
+                except services.SessionError as exc:
+                    form.add_error(None, exc.message)
+                    status = 403 if exc.code in {"locked", "ended"} else 400
+                else:
+                    return redirect("classrooms:lobby", session.pk)
+    elif request.method == "GET" and request.GET.get("code"):
+        session = services.find_joinable(request.GET["code"])
+        if session is not None and services.returning_participant(session, request.session):
+            return redirect("classrooms:lobby", session.pk)
+    return render(request, "classrooms/join.html", {"form": form}, status=status)
+
+
+def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = ClassSession.objects.filter(pk=session_id).first()
+    participant = services.returning_participant(session, request.session) if session else None
+    if participant is None:
+        raise Http404("You have not joined this session: use the join code.")
+    initial = selectors.lobby_payload(session, participant)
+    if initial.get("match") and initial.get("match_status") == "playing":
+        return redirect(initial["play_url"])
+    return render(request, "classrooms/lobby.html", {
+        "session": session, "participant": participant, "initial": initial,
+    })

@@ -1,0 +1,125 @@
+"""The live match socket: ``/ws/matches/<id>/``.
+
+Client → server: ``{"type": "act", "seq": n, "action": {...}}`` (n = number of actions the
+client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``.
+Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
+``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``.
+"""
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import services
+from games.access import MatchAccess, match_access
+from games.broadcast import match_changed_message, match_group
+from games.models import Match
+from games.selectors import match_payload
+
+MAX_MESSAGE_BYTES = 8192
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    access: MatchAccess | None = None
+
+    async def connect(self) -> None:
+        try:
+            match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4404)
+            return
+        self.access = await database_sync_to_async(match_access)(
+            match_id, self.scope.get("user"), self.scope.get("session"))
+        if self.access is None:
+            await self.close(code=4403)
+            return
+        self.group = match_group(match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if self.access is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        message, problem = parse_message(text_data, bytes_data)
+        if problem:
+            await self.send_error("bad_message", problem)
+            return
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "sync":
+            await self.send_state()
+        elif kind == "act":
+            await self.act(message)
+
+    async def act(self, message: dict) -> None:
+        seq, action, seat = message.get("seq"), message.get("action"), message.get("seat")
+        if type(seq) is not int or seq < 0:
+            await self.send_error("bad_message", "An action needs \"seq\": the number of moves you have seen.")
+            return
+        if not isinstance(action, dict):
+            await self.send_error("bad_message", "An action needs \"action\": a JSON object.", seq)
+            return
+        if seat is None and self.access.seats:
+            seat = self.access.seats[0]
+        if type(seat) is not int or seat not in self.access.seats:
+            await self.send_error("not_your_seat", "You can only act for your own seat.", seq)
+            return
+        try:
+            applied = await database_sync_to_async(services.submit_action)(
+                self.access.match_id, seat, seq, action, participant_ids=self.access.participant_ids)
+        except services.ActionRejected as exc:
+            await self.send_error(exc.code, exc.message, seq)
+            return
+        except Match.DoesNotExist:
+            await self.send_error("gone", "This match no longer exists.", seq)
+            return
+        await self.channel_layer.group_send(
+            self.group, match_changed_message(applied.match_id, applied.seq, applied.events))
+
+    async def match_changed(self, event: dict) -> None:
+        await self.send_state(event.get("events"))
+
+    async def send_state(self, events: list | None = None) -> None:
+        access = self.access
+        payload = await database_sync_to_async(_payload)(access, events)
+        if payload is None:
+            await self.send_json({"type": "error", "code": "gone", "message": "This match no longer exists."})
+            await self.close(code=4404)
+            return
+        await self.send_json(payload)
+
+    async def send_error(self, code: str, message: str, seq: int | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "seq": seq})
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content))
+
+
+def _payload(access: MatchAccess, events: list | None) -> dict | None:
+    match = Match.objects.filter(pk=access.match_id).first()
+    if match is None:
+        return None
+    return match_payload(match, access.view_seat, is_teacher=access.is_teacher, events=events)
+
+
+def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict, str | None]:
+    """Decode a client message; on failure say what is wrong in words."""
+    if text_data is None:
+        return {}, "Send text messages holding JSON."
+    if len(text_data) > MAX_MESSAGE_BYTES:
+        return {}, "That message is too long."
+    try:
+        message = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return {}, "That message is not valid JSON."
+    if not isinstance(message, dict):
+        return {}, "A message must be a JSON object."
+    if message.get("type") not in {"act", "sync", "ping"}:
+        return {}, "Unknown message type: use \"act\", \"sync\" or \"ping\"."
+    return message, None

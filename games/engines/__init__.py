@@ -1,0 +1,47 @@
+"""Game engines: pure Python, one module per game. ``get_game(slug)`` returns the engine."""
+from __future__ import annotations
+
+import importlib
+
+from .base import Action, Event, Game, IllegalAction, State, chance, clone, replay
+
+# slug -> module holding a module-level ``GAME`` object implementing ``Game``
+_MODULES = {
+    "qtris": "games.engines.qtris",
+    "quantum-tictactoe": "games.engines.quantum_tictactoe",
+    "quantum-poker": "games.engines.quantum_poker",
+    "entanglion": "games.engines.entanglion",
+    "quantum-ticket-to-ride": "games.engines.quantum_ticket_to_ride",
+}
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+def get_game(slug: str) -> Game:
+    module_name = _MODULES.get(slug)
+    if module_name is None:
+        raise UnknownGame(f"no game called {slug!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise UnknownGame(f"the game {slug!r} is not available yet") from exc
+        raise
+    return module.GAME
+
+
+def list_games() -> list[Game]:
+    """The games that are implemented, in a stable order."""
+    games = []
+    for slug in _MODULES:
+        try:
+            games.append(get_game(slug))
+        except UnknownGame:
+            continue
+    return games
+
+
+__all__ = ["Action", "Event", "Game", "IllegalAction", "State", "UnknownGame", "chance",
+           "clone", "get_game", "list_games", "replay"]

@@ -1,0 +1,69 @@
+"""A match is stored as the tuple that reproduces it: (game, variant, options, seed, actions).
+
+Seats are held by a participant (an opaque id handed out by the classrooms app, kept in the
+browser's session) or by a bot. ``Match.teacher`` may watch the match.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "waiting to start"
+        PLAYING = "playing", "playing"
+        FINISHED = "finished", "finished"
+        ABANDONED = "abandoned", "abandoned"
+
+    game = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40, default="basic")
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    players = models.PositiveSmallIntegerField()
+    label = models.CharField(max_length=80, blank=True)
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
+    seq = models.PositiveIntegerField(default=0, help_text="number of actions in the log")
+    show_odds = models.BooleanField(default=True, help_text="players see the live odds")
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    participant_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    bot = models.CharField(max_length=20, blank=True, help_text="bot level, empty for a person")
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="one_holder_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.index})"
+
+
+class Action(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(help_text="0-based position in the log")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_action_per_seq")]

@@ -1,0 +1,68 @@
+"""What a browser is sent: its own seat's view (or the public one), never the full state."""
+from __future__ import annotations
+
+from games.engines import get_game
+from games.models import Match
+from games.services import current_state, states_of
+
+
+def analysis_visible(game, seat: int | None, *, is_teacher: bool, show_odds: bool) -> bool:
+    """The teacher always sees the exact analysis; players only where the game's analysis holds
+    nothing secret (``analysis_is_public``) and the teacher has not hidden the odds."""
+    if is_teacher:
+        return True
+    return bool(getattr(game, "analysis_is_public", False)) and show_odds
+
+
+def seats_summary(match: Match) -> list[dict]:
+    return [{"index": s.index, "name": s.name, "bot": s.bot or None} for s in match.seats.all()]
+
+
+def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
+                  events: list | None = None) -> dict:
+    game = get_game(match.game)
+    state = current_state(match)
+    to_act = game.to_act(state)
+    payload = {
+        "type": "state",
+        "match": match.pk,
+        "game": match.game,
+        "variant": match.variant,
+        "status": match.status,
+        "seq": match.seq,
+        "seat": seat,
+        "seats": seats_summary(match),
+        "view": game.view(state, seat),
+        "to_act": to_act,
+        "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
+        and match.status == Match.Status.PLAYING else [],
+        "outcome": game.outcome(state),
+        "events": public_events(events or []),
+    }
+    if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=match.show_odds):
+        payload["analysis"] = game.analysis(state)
+    return payload
+
+
+def public_events(events: list[dict]) -> list[dict]:
+    """Events are public by contract; any an engine marks ``private`` never leave the server."""
+    return [e for e in events if isinstance(e, dict) and not e.get("private")]
+
+
+def replay_frames(match: Match, seat: int | None) -> list[dict]:
+    """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it."""
+    game = get_game(match.game)
+    states = states_of(match)
+    log = list(match.actions.order_by("seq"))
+    frames = [{"seq": 0, "seat": None, "action": None, "events": [], "by_bot": False,
+               "view": game.view(states[0], seat)}]
+    for entry, state in zip(log, states[1:], strict=True):
+        frames.append({
+            "seq": entry.seq + 1,
+            "seat": entry.seat,
+            "action": entry.action,
+            "events": public_events(entry.events),
+            "by_bot": entry.by_bot,
+            "view": game.view(state, seat),
+        })
+    return frames

@@ -1,0 +1,208 @@
+"""Match services: create and start matches, apply actions through the engine, bots' turns.
+
+Every action goes through ``submit_action``: inside one transaction the match row is locked,
+the sequence number checked, the engine validates and applies the action, the action is
+appended to the log (unique (match, seq)) and bots whose turn it now is play theirs.
+Broadcasting happens only after the commit, by the caller (see ``games.broadcast``).
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import state_cache
+from games.bots import get_bot
+from games.engines import IllegalAction, State, chance, get_game
+from games.models import Action, Match, Seat
+
+MAX_BOT_ACTIONS_PER_CALL = 400
+
+
+class ActionRejected(Exception):
+    """An action that was not applied, with a reason a student can read."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass
+class SeatHolder:
+    name: str
+    participant_id: int | None = None
+    bot: str = ""
+
+
+@dataclass
+class Applied:
+    """What one call of ``submit_action`` appended to the log."""
+
+    match_id: int
+    seq: int  # log length afterwards
+    events: list[dict] = field(default_factory=list)
+    finished: bool = False
+
+
+def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "basic",
+                 options: dict | None = None, seed: int | None = None, teacher=None,
+                 label: str = "") -> Match:
+    """Create a match (status waiting) after the engine accepted its set-up."""
+    game = get_game(game_slug)
+    options = options or {}
+    seed = secrets.randbelow(2**62) if seed is None else seed
+    try:
+        state = game.setup(players=len(holders), variant=variant, seed=seed, options=options)
+    except IllegalAction as exc:
+        raise ActionRejected(exc.code, exc.message) from exc
+    with transaction.atomic():
+        match = Match.objects.create(game=game_slug, variant=variant, options=options, seed=seed,
+                                     players=len(holders), teacher=teacher, label=label)
+        Seat.objects.bulk_create(
+            Seat(match=match, index=i, name=h.name, participant_id=h.participant_id, bot=h.bot)
+            for i, h in enumerate(holders)
+        )
+    state_cache.put(match.pk, 0, state)
+    return match
+
+
+def start_match(match_id: int) -> Applied:
+    """Start a waiting match; bots whose decision opens the game play at once."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status != Match.Status.WAITING:
+            return Applied(match_id, match.seq)
+        match.status = Match.Status.PLAYING
+        match.started_at = timezone.now()
+        state = current_state(match)
+        applied = Applied(match_id, match.seq)
+        state = _play_bots(match, state, applied)
+        _finish_if_over(match, state, applied)
+        match.save()
+    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    return applied
+
+
+def submit_action(match_id: int, seat: int, seq: int, action: object, *,
+                  participant_ids: tuple[int, ...] | None = None) -> Applied:
+    """Validate and apply one action of ``seat``; ``seq`` must equal the log length.
+
+    With ``participant_ids`` the seat must be held by one of them right now (a seat handed to
+    a bot, or another student's seat, is refused)."""
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            if participant_ids is not None and not match.seats.filter(
+                    index=seat, participant_id__in=participant_ids).exists():
+                raise ActionRejected("not_your_seat", "You can only act for your own seat.")
+            if match.status != Match.Status.PLAYING:
+                raise ActionRejected("not_playing", f"This match is {match.get_status_display()}.")
+            if seq != match.seq:
+                raise ActionRejected(
+                    "stale", f"That move was based on an old board (move {seq}); the board is now at "
+                    f"move {match.seq}. It was not applied.")
+            state = current_state(match)
+            applied = Applied(match_id, match.seq)
+            state = _apply(match, state, seat, action, applied, by_bot=False)
+            state = _play_bots(match, state, applied)
+            _finish_if_over(match, state, applied)
+            match.save()
+    except IntegrityError as exc:  # a concurrent writer took this seq first
+        raise ActionRejected("stale", "Someone else's move was recorded first; it was not applied.") from exc
+    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    return applied
+
+
+def _apply(match: Match, state: State, seat: int, action: object, applied: Applied,
+           *, by_bot: bool) -> State:
+    game = get_game(match.game)
+    if not isinstance(action, dict):
+        raise ActionRejected("bad_action", "An action must be a JSON object.")
+    try:
+        state, events = game.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise ActionRejected(exc.code, exc.message) from exc
+    Action.objects.create(match=match, seq=match.seq, seat=seat, action=action, events=events,
+                          by_bot=by_bot)
+    match.seq += 1
+    applied.seq = match.seq
+    applied.events.extend(events)
+    return state
+
+
+def _play_bots(match: Match, state: State, applied: Applied) -> State:
+    game = get_game(match.game)
+    bots = {s.index: s.bot for s in match.seats.all() if s.bot}
+    for _ in range(MAX_BOT_ACTIONS_PER_CALL):
+        if game.outcome(state) is not None:
+            break
+        waiting = [s for s in game.to_act(state) if s in bots]
+        if not waiting:
+            break
+        seat = waiting[0]
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            break
+        bot = get_bot(match.game, bots[seat])
+        action = bot.choose(game.view(state, seat), legal, chance(match.seed, match.seq, "bot"))
+        state = _apply(match, state, seat, action, applied, by_bot=True)
+    return state
+
+
+def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
+    outcome = get_game(match.game).outcome(state)
+    if outcome is not None and match.status == Match.Status.PLAYING:
+        match.status = Match.Status.FINISHED
+        match.outcome = outcome
+        match.finished_at = timezone.now()
+        applied.finished = True
+
+
+def current_state(match: Match) -> State:
+    """The engine state after the whole stored log (from the cache when it is current)."""
+    state = state_cache.get(match.pk, match.seq)
+    if state is None:
+        state = state_at(match, match.seq)
+        state_cache.put(match.pk, match.seq, state)
+    return state
+
+
+def state_at(match: Match, upto: int) -> State:
+    return states_of(match, upto)[-1]
+
+
+def states_of(match: Match, upto: int | None = None) -> list[State]:
+    """Every state from the set-up through action ``upto`` (all by default), rebuilt by the engine."""
+    game = get_game(match.game)
+    state = game.setup(players=match.players, variant=match.variant, seed=match.seed,
+                       options=match.options)
+    states = [state]
+    log = match.actions.order_by("seq").values_list("seat", "action")
+    if upto is not None:
+        log = log[:upto]
+    for seat, action in log:
+        state, _ = game.apply(state, seat, action)
+        states.append(state)
+    return states
+
+
+def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:
+    """A removed student's seat is handed to a bot, which plays at once if it is its turn."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        changed = match.seats.filter(participant_id=participant_id).update(participant_id=None, bot=level)
+        if not changed or match.status != Match.Status.PLAYING:
+            return None
+        state = current_state(match)
+        applied = Applied(match_id, match.seq)
+        state = _play_bots(match, state, applied)
+        _finish_if_over(match, state, applied)
+        match.save()
+    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    return applied

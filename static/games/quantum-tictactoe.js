@@ -1,0 +1,192 @@
+// Quantum tic-tac-toe board: spooky marks with subscripts, entanglement links, collapse choice
+// with both outcomes previewed, the cascade animated, lines and scores.
+const NS = "http://www.w3.org/2000/svg";
+const CELL = 120;
+const MARK = { X: "X", O: "O" };
+
+function svg(tag, attrs = {}, text) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
+}
+const origin = (sq) => ({ x: ((sq - 1) % 3) * CELL, y: Math.floor((sq - 1) / 3) * CELL });
+const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.y + CELL / 2 }; };
+// where the i-th spooky mark of a square sits (a 3x3 mini-grid)
+function slot(sq, i) { const o = origin(sq); return { x: o.x + 22 + (i % 3) * 38, y: o.y + 28 + Math.floor(i / 3) * 36 }; }
+
+function markText(player, move, x, y, size, cls) {
+  const t = svg("text", { x, y, class: `mark ${player} ${cls}`, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" });
+  t.append(document.createTextNode(MARK[player]));
+  const sub = svg("tspan", { "font-size": size * 0.45, dy: size * 0.25 }, String(move));
+  t.append(sub);
+  return t;
+}
+
+export function createBoard(root, { act }) {
+  root.innerHTML = "";
+  const wrap = document.createElement("div");
+  wrap.className = "qttt";
+  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "img", "aria-label": "Quantum tic-tac-toe board" });
+  const side = document.createElement("div");
+  side.className = "qttt-side";
+  wrap.append(board, side);
+  root.append(wrap);
+  let picked = null;
+  let last = null;
+  let previewSquare = null;
+
+  function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
+  function legalCollapses(msg) { return (msg.legal || []).filter((a) => a.collapse !== undefined); }
+
+  function click(sq) {
+    const msg = last;
+    if (!msg) return;
+    const collapses = legalCollapses(msg);
+    if (collapses.length) {
+      if (collapses.some((a) => a.collapse === sq)) act({ collapse: sq });
+      return;
+    }
+    const moves = legalMoves(msg);
+    if (moves.some((a) => a.squares[0] === sq && a.squares[1] === sq)) { act({ squares: [sq, sq] }); return; }
+    if (picked === null) {
+      if (moves.some((a) => a.squares.includes(sq))) picked = sq;
+    } else if (picked === sq) {
+      picked = null;
+    } else {
+      const pair = [Math.min(picked, sq), Math.max(picked, sq)];
+      if (moves.some((a) => a.squares[0] === pair[0] && a.squares[1] === pair[1])) { picked = null; act({ squares: pair }); return; }
+      picked = sq;
+    }
+    draw(false);
+  }
+
+  function draw(animate) {
+    const msg = last;
+    const v = msg.view;
+    board.replaceChildren();
+    const moves = legalMoves(msg);
+    const collapses = legalCollapses(msg);
+    const playable = new Set(moves.flatMap((a) => a.squares));
+    const collapseSquares = new Set(collapses.map((a) => a.collapse));
+    const justPlaced = new Map();
+    if (animate) {
+      for (const e of msg.events || []) if (e.type === "collapse") (e.placed || []).forEach((p, i) => justPlaced.set(p.square, i));
+    }
+    const preview = previewSquare !== null && v.collapse ? (v.collapse.previews || {})[String(previewSquare)] || [] : [];
+    const previewAt = new Map(preview.map((p) => [p.square, p]));
+    const cycle = new Set(v.collapse ? v.collapse.cycle || [] : []);
+
+    for (const cell of v.board) {
+      const sq = cell.square;
+      const o = origin(sq);
+      const classes = ["cell"];
+      if (playable.has(sq)) classes.push("playable");
+      if (picked === sq) classes.push("picked");
+      if (collapseSquares.has(sq)) classes.push("choice");
+      if (cycle.has(sq)) classes.push("in-cycle");
+      const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1 });
+      g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
+      if (cell.classical) {
+        const t = markText(cell.classical.player, cell.classical.move, o.x + CELL / 2, o.y + CELL / 2, 64, "classical");
+        if (justPlaced.has(sq)) { t.classList.add("appear"); t.style.animationDelay = `${justPlaced.get(sq) * 0.35}s`; }
+        g.append(t);
+      } else {
+        cell.spooky.forEach((m, i) => {
+          const p = slot(sq, i);
+          g.append(markText(m.player, m.move, p.x, p.y, 26, "spooky"));
+        });
+        if (previewAt.has(sq)) {
+          const p = previewAt.get(sq);
+          g.append(markText(p.player, p.move, o.x + CELL / 2, o.y + CELL / 2, 64, "ghost"));
+        }
+      }
+      g.append(svg("text", { x: o.x + CELL - 12, y: o.y + CELL - 10, class: "sq-num", "text-anchor": "end" }, String(sq)));
+      g.addEventListener("click", () => click(sq));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") click(sq); });
+      if (collapseSquares.has(sq)) {
+        g.addEventListener("mouseenter", () => { previewSquare = sq; draw(false); renderSide(); });
+        g.addEventListener("mouseleave", () => { previewSquare = null; draw(false); renderSide(); });
+      }
+      board.append(g);
+    }
+    // entanglement links: between the two spooky marks of every unresolved move
+    for (const ent of v.entanglements || []) {
+      const [a, b] = ent.squares;
+      const ia = v.board[a - 1].spooky.findIndex((m) => m.move === ent.move);
+      const ib = v.board[b - 1].spooky.findIndex((m) => m.move === ent.move);
+      if (ia < 0 || ib < 0) continue;
+      const p = slot(a, ia), q = slot(b, ib);
+      const mx = (p.x + q.x) / 2 + (q.y - p.y) * 0.12, my = (p.y + q.y) / 2 - (q.x - p.x) * 0.12;
+      board.append(svg("path", { d: `M${p.x},${p.y + 12} Q${mx},${my} ${q.x},${q.y + 12}`, class: `link ${ent.player}${cycle.has(a) && cycle.has(b) ? " cycle" : ""}`, "data-move": ent.move }));
+    }
+    // grid
+    for (let k = 1; k < 3; k++) {
+      board.append(svg("line", { x1: k * CELL, y1: 0, x2: k * CELL, y2: 3 * CELL, class: "grid" }));
+      board.append(svg("line", { x1: 0, y1: k * CELL, x2: 3 * CELL, y2: k * CELL, class: "grid" }));
+    }
+    for (const line of v.lines || []) {
+      const a = centre(line.squares[0]), b = centre(line.squares[2]);
+      board.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: `win-line ${line.player}` }));
+    }
+  }
+
+  function renderSide() {
+    const msg = last;
+    const v = msg.view;
+    side.replaceChildren();
+    const h = (tag, text, cls) => { const n = document.createElement(tag); n.textContent = text; if (cls) n.className = cls; return n; };
+    if (v.collapse) {
+      const c = v.collapse;
+      const mover = c.move % 2 === 1 ? "X" : "O";
+      side.append(h("h3", `Measurement! Move ${mover}${c.move} closed a cycle.`));
+      const chooserIsMe = msg.seat !== null && msg.seat === c.chooser;
+      side.append(h("p", chooserIsMe ? `You choose where ${mover}${c.move} lands:` : "The other player chooses the outcome. The two possible outcomes:"));
+      for (const sq of c.squares) {
+        const outcome = (c.previews || {})[String(sq)] || [];
+        const box = document.createElement("div");
+        box.className = "outcome" + (previewSquare === sq ? " hover" : "");
+        box.append(h("strong", `${mover}${c.move} → square ${sq}`));
+        box.append(h("div", outcome.map((p) => `${p.player}${p.move}→${p.square}`).join(", "), "muted"));
+        if (legalCollapses(msg).some((a) => a.collapse === sq)) {
+          const b = document.createElement("button");
+          b.className = "button";
+          b.textContent = `Choose square ${sq}`;
+          b.dataset.collapse = sq;
+          b.addEventListener("click", () => act({ collapse: sq }));
+          b.addEventListener("mouseenter", () => { previewSquare = sq; draw(false); });
+          b.addEventListener("mouseleave", () => { previewSquare = null; draw(false); });
+          box.append(b);
+        }
+        side.append(box);
+      }
+    } else if (v.phase !== "over") {
+      side.append(h("h3", `Move ${v.move_number}`));
+      side.append(h("p", "A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured.", "muted"));
+    }
+    if (v.lines && v.lines.length) {
+      side.append(h("h3", "Lines"));
+      for (const line of v.lines) side.append(h("div", `${line.player}: squares ${line.squares.join("-")} (time ${line.time}) scores ${line.points}`));
+    }
+    if (v.history && v.history.length) {
+      side.append(h("h3", "Moves"));
+      side.append(h("div", v.history.join(" "), "mono history"));
+    }
+  }
+
+  return {
+    render(msg, { animate } = {}) {
+      last = msg;
+      if (!legalMoves(msg).length) picked = null;
+      if (!msg.view.collapse) previewSquare = null;
+      draw(animate);
+      renderSide();
+    },
+    seatLabel(seat) { return seat === 0 ? "X" : "O"; },
+    prompt(msg) {
+      if (legalCollapses(msg).length) return "Choose where the cycle collapses (hover to preview).";
+      if (legalMoves(msg).some((a) => a.squares[0] === a.squares[1])) return "Last move: click the open square.";
+      return picked === null ? "Click two squares for your spooky marks." : `Square ${picked} picked: click the second square.`;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// The teacher's live dashboard: students appear as they join; pair, start, watch, remove, lock, end.
+import { connect, el } from "./live.js";
+
+export function dashboard(sessionId, initial) {
+  const $ = (id) => document.getElementById(id);
+  const selected = new Set();
+  let state = initial;
+  const sock = connect(`/ws/sessions/${sessionId}/`, {
+    onMessage(msg) {
+      if (msg.type === "error") { $("dash-error").textContent = msg.message; $("dash-error").classList.remove("hidden"); return; }
+      if (msg.type === "gone") { location.href = "/teacher/"; return; }
+      if (msg.type === "dashboard") { state = msg; render(); }
+    },
+  });
+  function send(cmd) { $("dash-error").classList.add("hidden"); sock.send(cmd); }
+
+  document.querySelectorAll("[data-cmd]").forEach((b) => b.addEventListener("click", () => {
+    const cmd = b.dataset.cmd;
+    if (cmd === "seat_table") {
+      const size = state.session.table_size;
+      const ids = [...selected];
+      if (!ids.length) { $("dash-error").textContent = "Tick the students to seat together first."; $("dash-error").classList.remove("hidden"); return; }
+      send({ type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) });
+      selected.clear();
+      return;
+    }
+    if (cmd === "lock") { send({ type: state.session.status === "locked" ? "unlock" : "lock" }); return; }
+    if (cmd === "end" && !confirm("End the session? The join code stops working.")) return;
+    send({ type: cmd });
+  }));
+  $("show-odds").addEventListener("change", (e) => send({ type: "show_odds", show: e.target.checked }));
+
+  function render() {
+    const s = state.session;
+    $("session-status").textContent = s.status;
+    $("lock-btn").textContent = s.status === "locked" ? "Unlock" : "Lock";
+    $("show-odds").checked = s.show_odds;
+    $("student-count").textContent = `(${state.participants.length})`;
+    if (s.status === "ended") document.querySelectorAll("[data-cmd]").forEach((b) => (b.disabled = true));
+    $("students").replaceChildren(...state.participants.map((p) => {
+      const box = el("input", { type: "checkbox", "aria-label": `select ${p.name}`, disabled: p.table !== null });
+      box.checked = selected.has(p.id);
+      box.addEventListener("change", () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
+      return el("li", { class: "student", "data-participant": p.id },
+        box, el("span", { class: "name" }, p.name),
+        el("span", { class: "muted" }, p.table ? `table ${p.table}` : "waiting"),
+        el("button", { class: "link danger", title: `remove ${p.name}`, onclick: () => {
+          if (confirm(`Remove ${p.name}? A bot takes their seat.`)) send({ type: "remove", participant: p.id });
+        } }, "remove"));
+    }));
+    $("tables").replaceChildren(...state.tables.map((t) => {
+      const scores = t.outcome ? t.outcome.scores : null;
+      return el("div", { class: `table-card ${t.status}`, "data-table": t.number },
+        el("h3", {}, `Table ${t.number}`, el("span", { class: "pill" }, t.status)),
+        el("ul", {}, t.seats.map((seat) => el("li", {}, seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
+        el("div", { class: "muted" }, `${t.moves} moves`),
+        el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
+        t.status === "finished" ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
+    }));
+  }
+  render();
+}

@@ -1,0 +1,41 @@
+// A WebSocket that reconnects by itself (reload, network drop, laptop lid, server restart).
+export function connect(path, { onMessage, onStatus = () => {} }) {
+  let ws = null;
+  let closed = false;
+  let delay = 300;
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+  function open() {
+    ws = new WebSocket(url);
+    ws.onopen = () => { delay = 300; onStatus("live"); };
+    ws.onmessage = (e) => { try { onMessage(JSON.parse(e.data)); } catch (err) { console.error(err); } };
+    ws.onclose = (e) => {
+      if (closed) return;
+      if (e.code === 4403 || e.code === 4404) { onStatus("refused"); return; }
+      onStatus("reconnecting");
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 4000);
+    };
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && ws && ws.readyState === WebSocket.CLOSED && !closed) open();
+  });
+  open();
+  return {
+    send(obj) {
+      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(obj)); return true; }
+      return false;
+    },
+    close() { closed = true; if (ws) ws.close(); },
+  };
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}

@@ -1,0 +1,78 @@
+// The live match page: one socket, the game's board module renders the seat's view.
+import { connect, el } from "./live.js";
+
+export async function play({ matchId, boardUrl, replayUrl, spectator }) {
+  const $ = (id) => document.getElementById(id);
+  const { createBoard } = await import(boardUrl);
+  let current = null;
+  const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
+  const board = createBoard($("board"), {
+    act(action) {
+      if (!current) return;
+      $("error").classList.add("hidden");
+      if (!sock.send({ type: "act", seq: current.seq, action })) showError("Not connected: reconnecting, try again in a moment.");
+    },
+  });
+
+  function onStatus(status) {
+    const text = { live: "live", reconnecting: "reconnecting…", refused: "no access" }[status] || status;
+    $("conn").textContent = text;
+    $("conn").className = "pill " + status;
+    if (status === "live") sock.send({ type: "sync" });
+  }
+  function showError(message) { $("error").textContent = message; $("error").classList.remove("hidden"); }
+
+  function onMessage(msg) {
+    if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
+    if (msg.type !== "state") return;
+    const fresh = !current || msg.seq !== current.seq;
+    current = msg;
+    board.render(msg, { animate: fresh });
+    renderPlayers(msg);
+    renderTurn(msg);
+    if (fresh) renderLog(msg.events);
+  }
+
+  function seatName(msg, i) { const s = msg.seats.find((x) => x.index === i); return s ? s.name : `seat ${i}`; }
+
+  function renderPlayers(msg) {
+    const box = $("players");
+    box.replaceChildren(...msg.seats.map((s) => el("span", {
+      class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
+      "data-seat": s.index,
+    }, (board.seatLabel ? board.seatLabel(s.index, msg) + " " : "") + s.name + (s.index === msg.seat ? " (you)" : ""))));
+  }
+
+  function renderTurn(msg) {
+    const turn = $("turn");
+    const result = $("result");
+    if (msg.outcome) {
+      turn.textContent = "Game over";
+      const scores = msg.outcome.scores || [];
+      const winners = msg.outcome.winners || [];
+      const line = msg.seats.map((s) => `${s.name}: ${scores[s.index] ?? "–"}`).join(" · ");
+      const verdict = winners.length === 0 ? "A draw." : winners.map((w) => seatName(msg, w)).join(" and ") + (winners.length > 1 ? " win!" : " wins!");
+      result.replaceChildren(el("h2", {}, verdict), el("p", { class: "scores" }, line),
+        el("a", { class: "button", href: replayUrl }, "Open the replay"));
+      result.classList.remove("hidden");
+      return;
+    }
+    result.classList.add("hidden");
+    if (msg.status === "waiting") { turn.textContent = "Waiting for the teacher to start this table…"; return; }
+    if (msg.status === "abandoned") { turn.textContent = "This match was stopped by the teacher."; return; }
+    const names = msg.to_act.map((i) => seatName(msg, i));
+    const mine = msg.seat !== null && msg.to_act.includes(msg.seat);
+    const hint = board.prompt ? board.prompt(msg) : "";
+    turn.textContent = mine ? `Your turn. ${hint}` : `Waiting for ${names.join(" and ")}…`;
+    turn.classList.toggle("mine", mine);
+  }
+
+  function renderLog(events) {
+    const log = $("log");
+    for (const e of events || []) {
+      if (!e.text) continue;
+      log.prepend(el("div", { class: "log-line " + (e.type || "") }, e.text));
+    }
+    while (log.childElementCount > 60) log.lastChild.remove();
+  }
+}

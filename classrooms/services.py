@@ -42,9 +42,10 @@ def engine_options(session: ClassSession) -> dict:
     return {k: v for k, v in (session.options or {}).items() if k != "table_size"}
 
 
-def open_session(classroom: Classroom, game_slug: str, *, variant: str = "basic",
+def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
                  options: dict | None = None, bot_level: str = "strong", show_odds: bool = True) -> ClassSession:
     game = get_game(game_slug)
+    variant = variant or game.variants[0]
     if variant not in game.variants:
         raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
     options = dict(options or {})

@@ -37,16 +37,17 @@ def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
         and match.status == Match.Status.PLAYING else [],
         "outcome": game.outcome(state),
-        "events": public_events(events or []),
+        "events": events_for(events or [], seat),
     }
     if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=match.show_odds):
         payload["analysis"] = game.analysis(state)
     return payload
 
 
-def public_events(events: list[dict]) -> list[dict]:
-    """Events are public by contract; any an engine marks ``private`` never leave the server."""
-    return [e for e in events if isinstance(e, dict) and not e.get("private")]
+def events_for(events: list[dict], seat: int | None) -> list[dict]:
+    """The events ``seat`` may see: an event with ``visible_to`` goes only to those seats."""
+    return [e for e in events if isinstance(e, dict)
+            and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
 
 
 def replay_frames(match: Match, seat: int | None) -> list[dict]:
@@ -61,7 +62,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
             "seq": entry.seq + 1,
             "seat": entry.seat,
             "action": entry.action,
-            "events": public_events(entry.events),
+            "events": events_for(entry.events, seat),
             "by_bot": entry.by_bot,
             "view": game.view(state, seat),
         })

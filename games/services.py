@@ -68,7 +68,7 @@ def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "b
             Seat(match=match, index=i, name=h.name, participant_id=h.participant_id, bot=h.bot)
             for i, h in enumerate(holders)
         )
-    state_cache.put(match.pk, 0, state)
+    state_cache.put(match.pk, seed, 0, state)
     return match
 
 
@@ -85,7 +85,7 @@ def start_match(match_id: int) -> Applied:
         state = _play_bots(match, state, applied)
         _finish_if_over(match, state, applied)
         match.save()
-    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied
 
 
@@ -115,7 +115,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             match.save()
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise ActionRejected("stale", "Someone else's move was recorded first; it was not applied.") from exc
-    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied
 
 
@@ -166,10 +166,10 @@ def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
 
 def current_state(match: Match) -> State:
     """The engine state after the whole stored log (from the cache when it is current)."""
-    state = state_cache.get(match.pk, match.seq)
+    state = state_cache.get(match.pk, match.seed, match.seq)
     if state is None:
         state = state_at(match, match.seq)
-        state_cache.put(match.pk, match.seq, state)
+        state_cache.put(match.pk, match.seed, match.seq, state)
     return state
 
 
@@ -204,5 +204,5 @@ def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied 
         state = _play_bots(match, state, applied)
         _finish_if_over(match, state, applied)
         match.save()
-    transaction.on_commit(lambda: state_cache.put(match_id, applied.seq, state))
+    transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied

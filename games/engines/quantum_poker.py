@@ -1,0 +1,983 @@
+"""QuantumPoker: poker with qubit cards and Pauli cards (rules: shared/rules/quantum-poker.md).
+
+Pure Python, no Django. ``GAME`` implements the shared engine protocol (``games.engines.base``).
+
+Settled choices (beyond the rules file)
+---------------------------------------
+* Seats are 0-based; "clockwise" is increasing seat number, so the dealer's left is
+  ``(dealer + 1) % players``. Seat 0 deals the first hand; after each hand the dealer button
+  moves to the next seat to the left that can still ante.
+* X, Y, Z and H are applied to one of the mover's **own** qubit cards (the source: "a uno de sus
+  qubits"); CX to a qubit card of **another** player; SWAP exchanges one own qubit card with
+  one of another player's.
+* Z with no chip in the owner's stack: the card is still applied (every community card must be
+  applied) but the bet cannot be doubled, so it has no effect on the bet (in physics mode the
+  real Z gate still acts on the qubit). Halving a doubled bet returns the chip from the pot to
+  the stack of the qubit card's current owner (a SWAP carries the bet with the card).
+* Ante is one chip per qubit card (4). A player with fewer than 4 chips when a hand is dealt
+  sits out for the rest of the match (keeps the chips). The match ends after ``hands`` hands
+  or as soon as fewer than two players can ante (so in particular when one holds all chips).
+* Ties split the pot evenly; the remainder goes to the first tied player clockwise from the
+  dealer, i.e. starting at the dealer's left (the dealer is last).
+* When H collapses a **hidden** superposed qubit card, the coin is flipped out of sight: only
+  the owner learns the result (a private event). A shown card's coin is public.
+* Declared mode: on their turn a player may declare measurement instead of taking a card;
+  every other player then has exactly one last turn (taking a card as usual, in clockwise
+  order from the declarer's left); then showdown. If the community cards run out first, the
+  showdown comes when the last card is applied. Untaken cards are then left unapplied.
+* Simplified mode (default): H erases the value (superposed, no value at all); a second H
+  collapses it by a coin flip. Physics mode (``physics_mode``): every qubit card is a real,
+  independent qubit (state stored as amplitudes); X, Y, Z, H are the real gates (CX = X on
+  another player's qubit), Y also toggles visibility and Z also toggles the bet, a second H
+  undoes the first, and the showdown measures by the Born rule. A qubit card is "superposed"
+  when it is not in a basis state; then it shows no value to anyone.
+* Next hand is dealt automatically right after a showdown (no decision exists between hands).
+
+Options (``setup(..., options=...)``)
+-------------------------------------
+``community_cards`` int 1..10 (default 5), ``hands`` int 1..100 (default 5),
+``starting_chips`` int 8..1000 (default 20), ``physics_mode`` bool (default False).
+Unknown keys or wrong types raise ``IllegalAction("bad_option", ...)``.
+
+Actions (JSON objects; ints must be real ints, never bools)
+-----------------------------------------------------------
+* ``{"card": i, "target": {"seat": s, "qubit": q}}`` -- take untaken community card ``i`` and
+  apply it to qubit card ``q`` (0..3) of seat ``s``. X/Y/Z/H: ``s`` must be the mover;
+  CX: ``s`` must be another player in the hand.
+* ``{"card": i, "own": q, "target": {"seat": s, "qubit": r}}`` -- SWAP card ``i``: exchange the
+  mover's qubit card ``q`` with qubit card ``r`` of seat ``s`` (another player).
+* ``{"declare": true}`` -- declared mode only: declare measurement instead of taking a card.
+A card with no effect (X on a superposed qubit, ...) is still a legal play.
+
+State (plain JSON dict; secret -- never send it to a client)
+------------------------------------------------------------
+``{"game", "variant", "options", "players", "seed", "actions" (applied so far),
+"chips": [per seat, in the stack], "pot", "dealer", "hand": Hand, "results": [HandResult],
+"history": [Hand of every finished hand], "events": [events of the last action],
+"finished": bool}``.
+Hand: ``{"number", "dealer", "in_hand": [bool per seat], "order": [seats, clockwise from the
+dealer's left], "turn": seat|None, "qubits": [[QubitCard x4] per seat, [] if sitting out],
+"community": [{"id", "kind", "taken_by", "order"}], "plays": [public log of plays],
+"declared_by", "last_turns": [seats still owed a last turn], "phase": "play"|"over",
+"result": HandResult|None}``.
+QubitCard: ``{"id": "h<hand>-q<k>", "value": 0|1|None (None while superposed),
+"shown", "bet": 1|2, "superposed", "initial": dealt value, "gates": ["X"|"Y"|"Z"|"H", ...]
+(the real gates applied, CX recorded as "X"), "public_known": whether the table can deduce
+the exact value/state, and in physics mode "amps": [[re, im], [re, im]]}``.
+HandResult: ``{"hand", "dealer", "scores": [int|None per seat], "winners", "pot",
+"payouts": [per seat], "values": [[0|1 x4]|None per seat], "bets": [[1|2 x4]|None],
+"declared_by"}``.
+
+View (``view(state, seat)``; ``seat=None`` is the spectator view)
+------------------------------------------------------------------
+``{"game", "variant", "options", "physics_mode", "players", "seat", "hand" (number),
+"hands" (total), "phase", "dealer", "turn", "to_act", "pot", "can_declare", "declared_by",
+"last_turns", "seats": [{"seat", "chips", "in_hand", "sitting_out", "is_dealer", "qubits":
+[{"id", "slot", "shown", "bet", "superposed", "value": 0|1|None, "known": bool}]}],
+"community": [{"index", "id", "kind", "taken_by", "order"}], "plays", "events",
+"last_hand": {result + "cards": [[{"id", "value", "bet"}]]}|None, "results", "finished",
+"outcome"}``. ``value`` is given only when the card is not superposed and it is shown or
+(for a seat's own view) its own. No seed, no initial values, no gate-derived phases.
+
+Events: dicts with ``"type"`` and human ``"text"`` (1-based "Player 1", "qubit 1"; the
+machine fields ``seat``/``qubit`` are 0-based). An event with ``"visible_to": [seats]`` is
+private (the owner's hidden coin flip); ``view`` filters them, so broadcast views, not raw
+events. Types: hand_start, sit_out, ante, community, play, declare, collapse, coin, showdown,
+measure, score, pot, match_end.
+
+Analysis (``analysis``): ``expected_public`` and ``p_win_public`` use only public knowledge;
+``expected_exact``, ``p_win``, ``p_split``, ``qubits`` (p1, kets) and
+``physics_counterfactual`` are teacher-only (listed under ``"teacher_only"``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .base import Action, Event, IllegalAction, State, chance, clone
+
+SLUG = "quantum-poker"
+QUBITS_PER_PLAYER = 4
+ANTE = QUBITS_PER_PLAYER
+QUBIT_DECK = 20
+PAULI_KINDS = ("X", "Y", "Z", "H", "CX", "SWAP")
+PAULI_COPIES = 8
+OWN_KINDS = ("X", "Y", "Z", "H")
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "community_cards": 5,
+    "hands": 5,
+    "starting_chips": 20,
+    "physics_mode": False,
+}
+OPTION_RANGES = {"community_cards": (1, 10), "hands": (1, 100), "starting_chips": (8, 1000)}
+EPS = 1e-9
+R2 = 1 / math.sqrt(2)
+
+
+# --------------------------------------------------------------------------- small helpers
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _who(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _whose(actor: int, owner: int) -> str:
+    return "their" if actor == owner else f"{_who(owner)}'s"
+
+
+# --------------------------------------------------------------------------- single qubits
+
+def _amps_to_c(amps: list) -> tuple[complex, complex]:
+    return complex(*amps[0]), complex(*amps[1])
+
+
+def _clean(x: float) -> float:
+    x = round(x, 12)
+    return 0.0 if x == 0 else x
+
+
+def _c_to_amps(a: complex, b: complex) -> list:
+    return [[_clean(a.real), _clean(a.imag)], [_clean(b.real), _clean(b.imag)]]
+
+
+def _basis_amps(value: int) -> list:
+    return [[1.0, 0.0], [0.0, 0.0]] if value == 0 else [[0.0, 0.0], [1.0, 0.0]]
+
+
+def _gate(amps: list, gate: str) -> list:
+    a, b = _amps_to_c(amps)
+    if gate == "X":
+        a, b = b, a
+    elif gate == "Y":
+        a, b = -1j * b, 1j * a
+    elif gate == "Z":
+        b = -b
+    elif gate == "H":
+        a, b = (a + b) * R2, (a - b) * R2
+    else:  # pragma: no cover - internal
+        raise ValueError(gate)
+    return _c_to_amps(a, b)
+
+
+def _p1(amps: list) -> float:
+    a, b = _amps_to_c(amps)
+    n = abs(a) ** 2 + abs(b) ** 2
+    p = abs(b) ** 2 / n
+    if p < EPS:
+        return 0.0
+    if p > 1 - EPS:
+        return 1.0
+    return p
+
+
+def _basis_value(amps: list) -> int | None:
+    p = _p1(amps)
+    if p == 0.0:
+        return 0
+    if p == 1.0:
+        return 1
+    return None
+
+
+def _run_gates(initial: int, gates: list[str]) -> list:
+    amps = _basis_amps(initial)
+    for g in gates:
+        amps = _gate(amps, g)
+    return amps
+
+
+def _fmt_coef(c: complex) -> str:
+    re, im = round(c.real, 3), round(c.imag, 3)
+    if abs(im) < 1e-9:
+        return f"{re:g}"
+    if abs(re) < 1e-9:
+        return f"{im:g}i"
+    return f"({re:g}{im:+g}i)"
+
+
+def ket(amps: list) -> str:
+    """A readable ket for one qubit, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.707|0⟩ - 0.707|1⟩``."""
+    a, b = _amps_to_c(amps)
+    p1 = _p1(amps)
+    if p1 == 0.0:
+        phase = a / abs(a)
+        return "|0⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|0⟩"
+    if p1 == 1.0:
+        phase = b / abs(b)
+        return "|1⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|1⟩"
+    if abs(abs(a) - abs(b)) < 1e-6:
+        ratio = b / a
+        names = {1: "|+⟩", -1: "|−⟩", 1j: "|+i⟩", -1j: "|−i⟩"}
+        for r, name in names.items():
+            if abs(ratio - r) < 1e-6:
+                phase = a / abs(a)
+                if abs(phase - 1) < 1e-6:
+                    return name
+                return f"{_fmt_coef(phase)}{name}"
+    sign = "-" if b.real < 0 and abs(b.imag) < 1e-9 else "+"
+    b_txt = _fmt_coef(-b) if sign == "-" else _fmt_coef(b)
+    return f"{_fmt_coef(a)}|0⟩ {sign} {b_txt}|1⟩"
+
+
+# --------------------------------------------------------------------------- the game
+
+class QuantumPoker:
+    slug = SLUG
+    name = "QuantumPoker"
+    min_players = 2
+    max_players = 5
+    variants = ("classic", "declared")
+
+    # ----------------------------------------------------------------- set-up
+
+    def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
+              options: dict | None = None) -> State:
+        if not _is_int(players) or not self.min_players <= players <= self.max_players:
+            raise IllegalAction("bad_players", "QuantumPoker is for 2 to 5 players.")
+        if variant not in self.variants:
+            raise IllegalAction("bad_variant",
+                                f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
+        if not _is_int(seed):
+            raise IllegalAction("bad_seed", "The seed must be an integer.")
+        opts = _parse_options(options)
+        state: State = {
+            "game": SLUG,
+            "variant": variant,
+            "options": opts,
+            "players": players,
+            "seed": seed,
+            "actions": 0,
+            "chips": [opts["starting_chips"]] * players,
+            "pot": 0,
+            "dealer": 0,
+            "hand": None,
+            "results": [],
+            "history": [],
+            "events": [],
+            "finished": False,
+        }
+        events: list[Event] = []
+        _start_hand(state, 0, events)
+        state["events"] = events
+        return state
+
+    # ----------------------------------------------------------------- turns
+
+    def to_act(self, state: State) -> list[int]:
+        if state["finished"]:
+            return []
+        turn = state["hand"]["turn"]
+        return [] if turn is None else [turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not _is_int(seat) or seat not in self.to_act(state):
+            return []
+        hand = state["hand"]
+        others = [s for s in hand["order"] if s != seat]
+        actions: list[Action] = []
+        for i, card in enumerate(hand["community"]):
+            if card["taken_by"] is not None:
+                continue
+            kind = card["kind"]
+            if kind in OWN_KINDS:
+                actions += [{"card": i, "target": {"seat": seat, "qubit": q}}
+                            for q in range(QUBITS_PER_PLAYER)]
+            elif kind == "CX":
+                actions += [{"card": i, "target": {"seat": s, "qubit": q}}
+                            for s in others for q in range(QUBITS_PER_PLAYER)]
+            else:
+                actions += [{"card": i, "own": own, "target": {"seat": s, "qubit": q}}
+                            for own in range(QUBITS_PER_PLAYER)
+                            for s in others for q in range(QUBITS_PER_PLAYER)]
+        if _can_declare(state):
+            actions.append({"declare": True})
+        return actions
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if state["finished"]:
+            raise IllegalAction("match_over", "The match is over.")
+        if not _is_int(seat) or seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        move = _parse_action(state, seat, action)
+        new = clone(state)
+        n = new["actions"] + 1
+        new["actions"] = n
+        events: list[Event] = []
+        hand = new["hand"]
+        if move["declare"]:
+            hand["declared_by"] = seat
+            order = hand["order"]
+            i = order.index(seat)
+            hand["last_turns"] = [order[(i + k) % len(order)] for k in range(1, len(order))]
+            hand["plays"].append({"seat": seat, "declare": True})
+            events.append({"type": "declare", "seat": seat,
+                           "text": f"{_who(seat)} declares measurement: every other player "
+                                   "gets one last turn, then showdown."})
+        else:
+            _play(new, seat, move, n, events)
+        _advance(new, seat, move["declare"], n, events)
+        new["events"] = events
+        return new, events
+
+    # ----------------------------------------------------------------- views
+
+    def view(self, state: State, seat: int | None) -> dict:
+        if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+            raise IllegalAction("bad_seat", "No such seat.")
+        hand = state["hand"]
+        seats = []
+        for s in range(state["players"]):
+            qubits = []
+            for slot, q in enumerate(hand["qubits"][s]):
+                known = (not q["superposed"] and q["value"] is not None
+                         and (q["shown"] or s == seat))
+                qubits.append({"id": q["id"], "slot": slot, "shown": q["shown"],
+                               "bet": q["bet"], "superposed": q["superposed"],
+                               "value": q["value"] if known else None, "known": known})
+            seats.append({"seat": s, "chips": state["chips"][s],
+                          "in_hand": hand["in_hand"][s], "sitting_out": not hand["in_hand"][s],
+                          "is_dealer": s == hand["dealer"], "qubits": qubits})
+        last_hand = None
+        if state["history"]:
+            done = state["history"][-1]
+            last_hand = dict(done["result"])
+            last_hand["cards"] = [[{"id": q["id"], "value": q["value"], "bet": q["bet"]}
+                                   for q in done["qubits"][s]]
+                                  for s in range(state["players"])]
+        events = [e for e in state["events"]
+                  if "visible_to" not in e or (seat is not None and seat in e["visible_to"])]
+        return {
+            "game": SLUG,
+            "variant": state["variant"],
+            "options": dict(state["options"]),
+            "physics_mode": state["options"]["physics_mode"],
+            "players": state["players"],
+            "seat": seat,
+            "hand": hand["number"],
+            "hands": state["options"]["hands"],
+            "phase": hand["phase"],
+            "dealer": hand["dealer"],
+            "turn": hand["turn"],
+            "to_act": self.to_act(state),
+            "pot": state["pot"],
+            "can_declare": _can_declare(state),
+            "declared_by": hand["declared_by"],
+            "last_turns": list(hand["last_turns"]),
+            "seats": seats,
+            "community": [{"index": i, "id": c["id"], "kind": c["kind"],
+                           "taken_by": c["taken_by"], "order": c["order"]}
+                          for i, c in enumerate(hand["community"])],
+            "plays": clone(hand["plays"]),
+            "events": clone(events),
+            "last_hand": clone(last_hand),
+            "results": clone(state["results"]),
+            "finished": state["finished"],
+            "outcome": self.outcome(state),
+        }
+
+    def outcome(self, state: State) -> dict | None:
+        if not state["finished"]:
+            return None
+        chips = list(state["chips"])
+        best = max(chips)
+        return {"scores": chips, "winners": [s for s, c in enumerate(chips) if c == best],
+                "hands": clone(state["results"])}
+
+    # ----------------------------------------------------------------- teaching
+
+    def analysis(self, state: State) -> dict:
+        """Expected showdown scores and win odds for the current hand.
+
+        Public: ``expected_public``, ``p_win_public`` (hidden values 50/50 unless the table
+        can deduce them, superposed 50/50). Teacher-only: ``expected_exact``, ``p_win``,
+        ``p_split`` (exact, enumerating coin flips / Born outcomes of the true state),
+        ``qubits`` (per card P(1), kets) and ``physics_counterfactual``.
+        """
+        hand = state["hand"]
+        physics = state["options"]["physics_mode"]
+        exact_dists: list[dict[int, float] | None] = []
+        public_dists: list[dict[int, float] | None] = []
+        expected_exact: list[float | None] = []
+        expected_public: list[float | None] = []
+        qubits: list[list[dict] | None] = []
+        for s in range(state["players"]):
+            if not hand["in_hand"][s]:
+                exact_dists.append(None)
+                public_dists.append(None)
+                expected_exact.append(None)
+                expected_public.append(None)
+                qubits.append(None)
+                continue
+            rows = []
+            for slot, q in enumerate(hand["qubits"][s]):
+                p_ex = _p1_exact(q, physics)
+                p_pub = _p1_public(q, physics)
+                row = {"id": q["id"], "slot": slot, "p1": p_ex, "p1_public": p_pub,
+                       "bet": q["bet"], "superposed": q["superposed"]}
+                if physics:
+                    row["amps"] = clone(q["amps"])
+                    row["ket"] = ket(q["amps"])
+                else:
+                    row["ket"] = ("superposed: H erased the value, a coin decides"
+                                  if q["superposed"] else f"|{q['value']}⟩")
+                rows.append(row)
+            qubits.append(rows)
+            exact_dists.append(_score_dist([(r["p1"], r["bet"]) for r in rows]))
+            public_dists.append(_score_dist([(r["p1_public"], r["bet"]) for r in rows]))
+            expected_exact.append(_round(sum(r["p1"] * r["bet"] for r in rows)))
+            expected_public.append(_round(sum(r["p1_public"] * r["bet"] for r in rows)))
+        p_win, p_split = _win_odds(exact_dists)
+        p_win_public, _ = _win_odds(public_dists)
+        return {
+            "hand": hand["number"],
+            "phase": hand["phase"],
+            "mode": "physics" if physics else "simplified",
+            "expected_public": expected_public,
+            "p_win_public": p_win_public,
+            "expected_exact": expected_exact,
+            "p_win": p_win,
+            "p_split": p_split,
+            "qubits": qubits,
+            "physics_counterfactual": physics_counterfactual(state),
+            "teacher_only": ["expected_exact", "p_win", "p_split", "qubits",
+                             "physics_counterfactual"],
+        }
+
+    def circuit(self, state: State):
+        """Physics mode: a qiskit ``QuantumCircuit`` for the current hand, else ``None``.
+
+        One qubit per qubit card in play; circuit qubit/classical bit ``k`` is the card at
+        ``circuit.metadata["bits"][k]`` = ``{"bit", "seat", "qubit", "card"}``, in seat order
+        then slot order of where the cards sit now (a SWAP moves a card, not a gate). Each
+        qubit is prepared in the card's dealt value (an X for 1), gets the real gates applied
+        to that card so far, then all are measured.
+        """
+        if not state["options"]["physics_mode"]:
+            return None
+        return hand_circuit(state["hand"])
+
+
+# --------------------------------------------------------------------------- options/actions
+
+def _parse_options(options: Any) -> dict:
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise IllegalAction("bad_option", "Options must be a JSON object.")
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise IllegalAction("bad_option",
+                            f"Unknown option(s): {', '.join(sorted(map(str, unknown)))}. "
+                            f"Known: {', '.join(DEFAULT_OPTIONS)}.")
+    opts = dict(DEFAULT_OPTIONS)
+    for key, value in options.items():
+        if key == "physics_mode":
+            if not isinstance(value, bool):
+                raise IllegalAction("bad_option", "physics_mode must be true or false.")
+        else:
+            lo, hi = OPTION_RANGES[key]
+            if not _is_int(value) or not lo <= value <= hi:
+                raise IllegalAction("bad_option",
+                                    f"{key} must be a whole number from {lo} to {hi}.")
+        opts[key] = value
+    return opts
+
+
+def _bad(code: str, message: str) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def _parse_action(state: State, seat: int, action: Any) -> dict:
+    hand = state["hand"]
+    if not isinstance(action, dict):
+        raise _bad("malformed", 'An action is an object such as {"card": 0, "target": '
+                                '{"seat": 1, "qubit": 2}} or {"declare": true}.')
+    keys = set(action)
+    if keys == {"declare"}:
+        if action["declare"] is not True:
+            raise _bad("malformed", 'To declare measurement send {"declare": true}.')
+        if state["variant"] != "declared":
+            raise _bad("not_declared_mode", "Declaring measurement is only in declared mode.")
+        if hand["declared_by"] is not None:
+            raise _bad("already_declared", "Measurement has already been declared.")
+        return {"declare": True}
+    if keys not in ({"card", "target"}, {"card", "own", "target"}):
+        raise _bad("malformed", 'An action has "card" and "target" (and "own" for SWAP), '
+                                'or is {"declare": true}.')
+    card = action["card"]
+    if not _is_int(card):
+        raise _bad("malformed", '"card" must be the index of a community card.')
+    if not 0 <= card < len(hand["community"]):
+        raise _bad("no_such_card", f"There is no community card {card}.")
+    if hand["community"][card]["taken_by"] is not None:
+        raise _bad("card_taken", "That community card has already been taken.")
+    target = action["target"]
+    if not isinstance(target, dict) or set(target) != {"seat", "qubit"}:
+        raise _bad("malformed", '"target" must be {"seat": s, "qubit": q}.')
+    tseat, tq = target["seat"], target["qubit"]
+    if not _is_int(tseat) or not _is_int(tq):
+        raise _bad("malformed", "Target seat and qubit must be whole numbers.")
+    if not 0 <= tseat < state["players"] or not hand["in_hand"][tseat]:
+        raise _bad("bad_target", "That seat has no qubit cards in this hand.")
+    if not 0 <= tq < QUBITS_PER_PLAYER:
+        raise _bad("bad_target", "Qubits are numbered 0 to 3.")
+    kind = hand["community"][card]["kind"]
+    move = {"declare": False, "card": card, "kind": kind, "seat": tseat, "qubit": tq}
+    if kind == "SWAP":
+        if "own" not in action:
+            raise _bad("malformed", 'SWAP needs "own": the index of your qubit to exchange.')
+        own = action["own"]
+        if not _is_int(own):
+            raise _bad("malformed", '"own" must be a whole number.')
+        if not 0 <= own < QUBITS_PER_PLAYER:
+            raise _bad("bad_target", "Qubits are numbered 0 to 3.")
+        if tseat == seat:
+            raise _bad("swap_same_player", "SWAP exchanges your qubit with another player's.")
+        move["own"] = own
+    elif "own" in action:
+        raise _bad("malformed", f'Only SWAP takes "own"; this card is {kind}.')
+    elif kind == "CX":
+        if tseat == seat:
+            raise _bad("cx_own_qubit", "CX applies X to another player's qubit, never your own.")
+    elif tseat != seat:
+        raise _bad("own_qubit_only", f"{kind} is applied to one of your own qubits.")
+    return move
+
+
+def _can_declare(state: State) -> bool:
+    hand = state["hand"]
+    return (not state["finished"] and state["variant"] == "declared"
+            and hand["phase"] == "play" and hand["declared_by"] is None
+            and hand["turn"] is not None)
+
+
+# --------------------------------------------------------------------------- hand flow
+
+def _start_hand(state: State, n: int, events: list[Event]) -> None:
+    players = state["players"]
+    number = len(state["results"]) + 1
+    dealer = state["dealer"]
+    in_hand = [c >= ANTE for c in state["chips"]]
+    order = [(dealer + k) % players for k in range(1, players + 1)]
+    order = [s for s in order if in_hand[s]]
+    physics = state["options"]["physics_mode"]
+    rng = chance(state["seed"], n, "qubit-deck")
+    deck = [0] * (QUBIT_DECK // 2) + [1] * (QUBIT_DECK // 2)  # half the deck turned round
+    rng.shuffle(deck)
+    qubits: list[list[dict]] = [[] for _ in range(players)]
+    k = 0
+    for _ in range(QUBITS_PER_PLAYER):
+        for s in order:
+            value = deck[k]
+            card = {"id": f"h{number}-q{k}", "value": value, "shown": False, "bet": 1,
+                    "superposed": False, "initial": value, "gates": [], "public_known": False}
+            if physics:
+                card["amps"] = _basis_amps(value)
+            qubits[s].append(card)
+            k += 1
+    prng = chance(state["seed"], n, "pauli-deck")
+    pauli = [kind for kind in PAULI_KINDS for _ in range(PAULI_COPIES)]
+    prng.shuffle(pauli)
+    community = [{"id": f"h{number}-p{i}", "kind": kind, "taken_by": None, "order": None}
+                 for i, kind in enumerate(pauli[:state["options"]["community_cards"]])]
+    state["hand"] = {
+        "number": number, "dealer": dealer, "in_hand": in_hand, "order": order,
+        "turn": order[0], "qubits": qubits, "community": community, "plays": [],
+        "declared_by": None, "last_turns": [], "phase": "play", "result": None,
+    }
+    events.append({"type": "hand_start", "hand": number, "dealer": dealer,
+                   "text": f"Hand {number}: {_who(dealer)} deals 4 qubit cards face down "
+                           "to each player."})
+    for s in range(players):
+        if not in_hand[s]:
+            events.append({"type": "sit_out", "seat": s,
+                           "text": f"{_who(s)} has fewer than {ANTE} chips and sits out."})
+    for s in order:
+        state["chips"][s] -= ANTE
+        state["pot"] += ANTE
+        events.append({"type": "ante", "seat": s, "chips": ANTE,
+                       "text": f"{_who(s)} puts one chip on each qubit card ({ANTE} chips)."})
+    kinds = ", ".join(c["kind"] for c in community)
+    events.append({"type": "community", "cards": [c["kind"] for c in community],
+                   "text": f"Community Pauli cards revealed: {kinds}."})
+    events.append({"type": "turn", "seat": order[0], "text": f"{_who(order[0])} to play."})
+
+
+def _advance(state: State, seat: int, declared_now: bool, n: int, events: list[Event]) -> None:
+    hand = state["hand"]
+    cards_left = any(c["taken_by"] is None for c in hand["community"])
+    if hand["declared_by"] is not None:
+        if not declared_now and hand["last_turns"] and hand["last_turns"][0] == seat:
+            hand["last_turns"].pop(0)
+        if not hand["last_turns"] or not cards_left:
+            _showdown(state, n, events)
+            return
+        nxt = hand["last_turns"][0]
+        events.append({"type": "turn", "seat": nxt, "text": f"{_who(nxt)}: last turn."})
+    else:
+        if not cards_left:
+            _showdown(state, n, events)
+            return
+        order = hand["order"]
+        nxt = order[(order.index(seat) + 1) % len(order)]
+        events.append({"type": "turn", "seat": nxt, "text": f"{_who(nxt)} to play."})
+    hand["turn"] = nxt
+
+
+def _play(state: State, seat: int, move: dict, n: int, events: list[Event]) -> None:
+    hand = state["hand"]
+    physics = state["options"]["physics_mode"]
+    card = hand["community"][move["card"]]
+    card["taken_by"] = seat
+    card["order"] = sum(1 for p in hand["plays"] if "card" in p)
+    kind = move["kind"]
+    tseat, tq = move["seat"], move["qubit"]
+    play = {"seat": seat, "card": move["card"], "id": card["id"], "kind": kind,
+            "target": {"seat": tseat, "qubit": tq}}
+    if kind == "SWAP":
+        play["own"] = move["own"]
+    hand["plays"].append(play)
+    base = {"type": "play", "seat": seat, "card": move["card"], "card_id": card["id"],
+            "kind": kind, "target": {"seat": tseat, "qubit": tq}}
+    if kind == "SWAP":
+        own = move["own"]
+        mine, theirs = hand["qubits"][seat][own], hand["qubits"][tseat][tq]
+        hand["qubits"][seat][own], hand["qubits"][tseat][tq] = theirs, mine
+        events.append({**base, "own": own, "no_effect": False,
+                       "text": f"{_who(seat)} applied SWAP: their qubit {own + 1} and "
+                               f"{_who(tseat)}'s qubit {tq + 1} change places (value, "
+                               "visibility, bet and superposition go with the cards)."})
+        return
+    q = hand["qubits"][tseat][tq]
+    where = f"{_whose(seat, tseat)} qubit {tq + 1}"
+    gate = "X" if kind == "CX" else kind
+    effect, no_effect, private = _apply_card(state, tseat, q, gate, n, events)
+    q["gates"].append(gate)
+    if physics:
+        q["superposed"] = _basis_value(q["amps"]) is None
+        q["value"] = _basis_value(q["amps"])
+        if q["shown"] and not q["superposed"]:
+            q["public_known"] = True
+    elif q["shown"] and not q["superposed"]:
+        q["public_known"] = True
+    events.append({**base, "no_effect": no_effect,
+                   "text": f"{_who(seat)} applied {kind} to {where}: {effect}"})
+    events.extend(private)
+
+
+def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
+                events: list[Event]) -> tuple[str, bool, list[Event]]:
+    """Apply the gate of one card to qubit card ``q``; returns (text, no_effect, extra events)."""
+    physics = state["options"]["physics_mode"]
+    private: list[Event] = []
+    was_superposed = q["superposed"]
+    if gate == "X":
+        if physics:
+            q["amps"] = _gate(q["amps"], "X")
+            if was_superposed:
+                return ("X on a superposed qubit does nothing (at most a global sign).",
+                        True, private)
+            return "the value flips.", False, private
+        if was_superposed:
+            return "X on a superposed qubit does nothing.", True, private
+        q["value"] ^= 1
+        return "the value flips.", False, private
+    if gate == "Y":
+        q["shown"] = not q["shown"]
+        vis = "now shown (+i)" if q["shown"] else "now hidden (−i)"
+        if physics:
+            q["amps"] = _gate(q["amps"], "Y")
+            if was_superposed:
+                return f"it is {vis}; its phase flips (|+⟩ ↔ |−⟩).", False, private
+            return f"the value flips and it is {vis}.", False, private
+        if was_superposed:
+            return f"on a superposed qubit only the visibility toggles: {vis}.", False, private
+        q["value"] ^= 1
+        return f"the value flips and it is {vis}.", False, private
+    if gate == "Z":
+        if physics:
+            q["amps"] = _gate(q["amps"], "Z")
+        if q["bet"] == 2:
+            q["bet"] = 1
+            state["pot"] -= 1
+            state["chips"][owner] += 1
+            return (f"the bet is halved; the chip goes back to {_who(owner)}'s stack.",
+                    False, private)
+        if state["chips"][owner] >= 1:
+            q["bet"] = 2
+            state["chips"][owner] -= 1
+            state["pot"] += 1
+            return "the bet is doubled (one more chip into the pot).", False, private
+        extra = " (the real Z gate still flips its phase)" if physics else ""
+        return (f"no chip left in {_who(owner)}'s stack to double the bet, so the bet "
+                f"stays normal{extra}.", not physics, private)
+    # H
+    if physics:
+        q["amps"] = _gate(q["amps"], "H")
+        if was_superposed:
+            if q["shown"]:
+                v = _basis_value(q["amps"])
+                return (f"a second H undoes the first: it has a definite value again ({v}).",
+                        False, private)
+            return ("a second H undoes the first: it has a definite value again "
+                    "(face down).", False, private)
+        return "it is now in superposition (laid down on the table).", False, private
+    if not was_superposed:
+        q["superposed"] = True
+        q["value"] = None
+        q["public_known"] = False
+        face = "face up" if q["shown"] else "face down"
+        return (f"it is now in superposition (laid down {face}); its value is gone.",
+                False, private)
+    rng = chance(state["seed"], n, "coin")
+    heads = rng.random() < 0.5
+    q["value"] = 1 if heads else 0
+    q["superposed"] = False
+    outcome = f"{'heads' if heads else 'tails'} → {q['value']}"
+    if q["shown"]:
+        q["public_known"] = True
+        private.append({"type": "coin", "seat": owner, "value": q["value"],
+                        "text": f"Coin flip: {outcome}."})
+        return f"H on a superposed qubit collapses it: coin flip {outcome}.", False, private
+    q["public_known"] = False
+    private.append({"type": "coin", "seat": owner, "value": q["value"],
+                    "visible_to": [owner], "text": f"Your coin flip: {outcome}."})
+    return ("H on a superposed qubit collapses it: a coin is flipped out of sight and the "
+            "card stays face down.", False, private)
+
+
+def _showdown(state: State, n: int, events: list[Event]) -> None:
+    hand = state["hand"]
+    physics = state["options"]["physics_mode"]
+    players = state["players"]
+    rng = chance(state["seed"], n, "showdown")
+    events.append({"type": "showdown", "hand": hand["number"],
+                   "text": "Showdown: every qubit card is revealed."})
+    scores: list[int | None] = [None] * players
+    for s in hand["order"]:
+        for slot, q in enumerate(hand["qubits"][s]):
+            if physics:
+                p1 = _p1(q["amps"])
+                if 0.0 < p1 < 1.0:
+                    value = 1 if rng.random() < p1 else 0
+                    events.append({"type": "measure", "seat": s, "qubit": slot, "value": value,
+                                   "p1": _round(p1),
+                                   "text": f"Measuring {_who(s)}'s qubit {slot + 1} "
+                                           f"(P(1) = {p1:.2f}): {value}."})
+                else:
+                    value = int(p1)
+                q["amps"] = _basis_amps(value)
+            elif q["superposed"]:
+                heads = rng.random() < 0.5
+                value = 1 if heads else 0
+                events.append({"type": "collapse", "seat": s, "qubit": slot, "value": value,
+                               "text": f"Coin flip for {_who(s)}'s superposed qubit "
+                                       f"{slot + 1}: {'heads' if heads else 'tails'} → "
+                                       f"{value}."})
+            else:
+                value = q["value"]
+            q["value"] = value
+            q["superposed"] = False
+            q["shown"] = True
+            q["public_known"] = True
+        score = sum(q["bet"] for q in hand["qubits"][s] if q["value"] == 1)
+        scores[s] = score
+        values = " ".join(str(q["value"]) for q in hand["qubits"][s])
+        events.append({"type": "score", "seat": s, "score": score,
+                       "text": f"{_who(s)} shows {values} and scores {score}."})
+    best = max(sc for sc in scores if sc is not None)
+    dealer = hand["dealer"]
+    clockwise = [(dealer + k) % players for k in range(1, players + 1)]
+    winners = [s for s in clockwise if scores[s] == best]
+    pot = state["pot"]
+    share, remainder = divmod(pot, len(winners))
+    payouts = [0] * players
+    for i, s in enumerate(winners):
+        payouts[s] = share + (remainder if i == 0 else 0)
+        state["chips"][s] += payouts[s]
+    state["pot"] = 0
+    pts = f"{best} point{'' if best == 1 else 's'}"
+    if len(winners) == 1:
+        text = f"{_who(winners[0])} wins the pot of {pot} chips with {pts}."
+    else:
+        names = ", ".join(_who(s) for s in winners)
+        parts = ", ".join(str(payouts[s]) for s in winners)
+        text = f"{names} tie on {pts} and split the pot of {pot} chips ({parts})."
+    winners_sorted = sorted(winners)
+    events.append({"type": "pot", "winners": winners_sorted, "pot": pot, "payouts": payouts,
+                   "text": text})
+    result = {
+        "hand": hand["number"], "dealer": dealer, "scores": scores, "winners": winners_sorted,
+        "pot": pot, "payouts": payouts, "declared_by": hand["declared_by"],
+        "values": [[q["value"] for q in hand["qubits"][s]] if hand["in_hand"][s] else None
+                   for s in range(players)],
+        "bets": [[q["bet"] for q in hand["qubits"][s]] if hand["in_hand"][s] else None
+                 for s in range(players)],
+    }
+    hand["phase"] = "over"
+    hand["turn"] = None
+    hand["last_turns"] = []
+    hand["result"] = result
+    state["results"].append(result)
+    state["history"].append(clone(hand))
+    can_ante = [s for s in range(players) if state["chips"][s] >= ANTE]
+    if len(state["results"]) >= state["options"]["hands"] or len(can_ante) < 2:
+        state["finished"] = True
+        chips = state["chips"]
+        top = max(chips)
+        leaders = ", ".join(_who(s) for s in range(players) if chips[s] == top)
+        why = ("all hands are played" if len(state["results"]) >= state["options"]["hands"]
+               else "fewer than two players can ante")
+        events.append({"type": "match_end", "chips": list(chips),
+                       "text": f"The match is over ({why}): {leaders} with {top} chips."})
+        return
+    state["dealer"] = next(s for s in clockwise if state["chips"][s] >= ANTE)
+    _start_hand(state, n, events)
+
+
+# --------------------------------------------------------------------------- analysis helpers
+
+def _round(x: float) -> float:
+    return round(x, 10)
+
+
+def _p1_exact(q: dict, physics: bool) -> float:
+    if physics:
+        return _round(_p1(q["amps"]))
+    return 0.5 if q["superposed"] else float(q["value"])
+
+
+def _p1_public(q: dict, physics: bool) -> float:
+    """P(value 1 at showdown) from what the whole table knows."""
+    if physics:
+        if q["public_known"]:
+            return _round(_p1(q["amps"]))
+        return _round(sum(_p1(_run_gates(v, q["gates"])) for v in (0, 1)) / 2)
+    if q["superposed"]:
+        return 0.5
+    if q["shown"] or q["public_known"]:
+        return float(q["value"])
+    return 0.5
+
+
+def _score_dist(cards: list[tuple[float, int]]) -> dict[int, float]:
+    dist = {0: 1.0}
+    for p, w in cards:
+        nxt: dict[int, float] = {}
+        for score, pr in dist.items():
+            if p < 1:
+                nxt[score] = nxt.get(score, 0.0) + pr * (1 - p)
+            if p > 0:
+                nxt[score + w] = nxt.get(score + w, 0.0) + pr * p
+        dist = nxt
+    return dist
+
+
+def _win_odds(dists: list[dict[int, float] | None]) -> tuple[list, list]:
+    """Per seat: P(sole highest score) and P(tied for the highest score)."""
+    def below(d: dict[int, float], x: int, strict: bool) -> float:
+        return sum(p for sc, p in d.items() if (sc < x if strict else sc <= x))
+
+    p_win: list[float | None] = []
+    p_split: list[float | None] = []
+    for s, d in enumerate(dists):
+        if d is None:
+            p_win.append(None)
+            p_split.append(None)
+            continue
+        others = [o for i, o in enumerate(dists) if i != s and o is not None]
+        win = tie = 0.0
+        for x, px in d.items():
+            lt = math.prod(below(o, x, True) for o in others)
+            le = math.prod(below(o, x, False) for o in others)
+            win += px * lt
+            tie += px * (le - lt)
+        p_win.append(_round(win))
+        p_split.append(_round(tie))
+    return p_win, p_split
+
+
+def physics_counterfactual(state: State, hand_number: int | None = None) -> dict:
+    """What physics mode would have given for the same dealt cards and the same card plays.
+
+    Uses the last finished hand (or ``hand_number``), else the current hand. Teacher-only /
+    after the hand: it uses the dealt (initial) values. Per seat: expected score in physics
+    mode with the same bets, and the score the hand actually had (or its expectation);
+    per qubit card: gates, physics P(1) and ket, the simplified value, and a note where the
+    two modes differ (the H that "erased" a value in the simplified game did not really).
+    """
+    hand = None
+    if hand_number is not None:
+        hand = next((h for h in state["history"] if h["number"] == hand_number), None)
+        if hand is None and state["hand"]["number"] == hand_number:
+            hand = state["hand"]
+        if hand is None:
+            raise IllegalAction("bad_hand", f"No hand {hand_number}.")
+    elif state["history"]:
+        hand = state["history"][-1]
+    else:
+        hand = state["hand"]
+    physics = state["options"]["physics_mode"]
+    seats = []
+    for s in range(state["players"]):
+        if not hand["in_hand"][s]:
+            seats.append(None)
+            continue
+        cards = []
+        exp_phys = exp_game = 0.0
+        for slot, q in enumerate(hand["qubits"][s]):
+            amps = _run_gates(q["initial"], q["gates"])
+            p1 = _round(_p1(amps))
+            game_p1 = _p1_exact(q, physics) if hand["phase"] == "play" else float(q["value"])
+            exp_phys += p1 * q["bet"]
+            exp_game += game_p1 * q["bet"]
+            h_count = q["gates"].count("H")
+            note = ""
+            if not physics and h_count >= 2 and p1 in (0.0, 1.0):
+                note = (f"The H that erased this value did not really: in physics mode the "
+                        f"second H undoes the first and it would be {int(p1)} for sure.")
+            elif not physics and h_count >= 1 and p1 in (0.0, 1.0):
+                note = f"In physics mode this qubit would be {int(p1)} for sure."
+            elif not physics and h_count >= 1:
+                note = "Both modes leave this to chance (50/50)."
+            cards.append({"id": q["id"], "slot": slot, "initial": q["initial"],
+                          "gates": list(q["gates"]), "physics_p1": p1, "physics_ket": ket(amps),
+                          "physics_amps": amps, "game_value": q["value"],
+                          "game_superposed": q["superposed"], "bet": q["bet"], "note": note})
+        seats.append({"seat": s, "physics_expected": _round(exp_phys),
+                      "game_score" if hand["phase"] == "over" else "game_expected":
+                          _round(exp_game),
+                      "cards": cards})
+    return {"hand": hand["number"], "mode": "physics" if physics else "simplified",
+            "seats": seats}
+
+
+def hand_circuit(hand: dict):
+    """The qiskit circuit of one hand's qubit cards (see ``QuantumPoker.circuit``)."""
+    from qiskit import QuantumCircuit
+
+    bits = []
+    for s, in_hand in enumerate(hand["in_hand"]):
+        if in_hand:
+            for slot, q in enumerate(hand["qubits"][s]):
+                bits.append({"bit": len(bits), "seat": s, "qubit": slot, "card": q["id"]})
+    qc = QuantumCircuit(len(bits), len(bits), name=f"quantum-poker-hand-{hand['number']}")
+    for b in bits:
+        q = hand["qubits"][b["seat"]][b["qubit"]]
+        k = b["bit"]
+        if q["initial"] == 1:
+            qc.x(k)
+        for g in q["gates"]:
+            {"X": qc.x, "Y": qc.y, "Z": qc.z, "H": qc.h}[g](k)
+    qc.barrier()
+    qc.measure(range(len(bits)), range(len(bits)))
+    qc.metadata = {"hand": hand["number"], "bits": bits}
+    return qc
+
+
+GAME = QuantumPoker()
+
+__all__ = ["GAME", "QuantumPoker", "hand_circuit", "ket", "physics_counterfactual"]

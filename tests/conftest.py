@@ -1,0 +1,29 @@
+"""Shared fixtures. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (CI
+sets them), the embedded default (SQLite file, in-memory layer) otherwise."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.server import LiveServer
+
+
+@pytest.fixture(scope="session")
+def live_server_process(django_db_setup, django_db_blocker):
+    """A real ASGI server process (daphne) serving the test database."""
+    server = LiveServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def server(live_server_process, transactional_db):
+    """The running server, with a test database that the server process can see (committed data)."""
+    return live_server_process
+
+
+@pytest.fixture
+def teacher(transactional_db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("ms-curie", password="radium-1898-Polonium")

@@ -1,0 +1,68 @@
+"""Browserless clients of a running server: a teacher and students, over real HTTP and WebSockets."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import requests
+import websockets
+
+
+class WebClient:
+    def __init__(self, server):
+        self.server = server
+        self.http = requests.Session()
+        self.http.headers["Referer"] = server.url + "/"
+
+    def csrf(self, path: str) -> str:
+        page = self.http.get(self.server.url + path)
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        return match.group(1) if match else self.http.cookies.get("csrftoken", "")
+
+    def post_form(self, path: str, data: dict) -> requests.Response:
+        token = self.csrf(path)
+        return self.http.post(self.server.url + path, data={**data, "csrfmiddlewaretoken": token},
+                              allow_redirects=False)
+
+    def api(self, method: str, path: str, body: dict | None = None) -> requests.Response:
+        if not self.http.cookies.get("csrftoken"):
+            self.csrf("/accounts/login/")
+        headers = {"X-CSRFToken": self.http.cookies.get("csrftoken", "")}
+        return self.http.request(method, self.server.url + path, json=body, headers=headers)
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
+
+    async def socket(self, path: str):
+        return await websockets.connect(self.server.ws_url + path, origin=self.server.url,
+                                        additional_headers={"Cookie": self.cookie_header()},
+                                        open_timeout=10)
+
+
+class Teacher(WebClient):
+    def login(self, username: str, password: str) -> None:
+        response = self.post_form("/accounts/login/", {"username": username, "password": password})
+        assert response.status_code == 302, response.text[:500]
+
+    def open_session(self, game: str = "quantum-tictactoe", **extra) -> dict:
+        classroom = self.api("POST", "/api/classes/", {"name": "Physics 9A"}).json()
+        body = {"classroom": classroom["id"], "game": game, **extra}
+        response = self.api("POST", "/api/sessions/", body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+
+class Student(WebClient):
+    def join(self, code: str, name: str) -> requests.Response:
+        return self.post_form("/join/", {"code": code, "name": name})
+
+
+async def receive(ws, kind: str = "state", timeout: float = 10.0, where=None) -> dict:
+    """The next message of ``kind`` (optionally satisfying ``where``)."""
+    async def wait():
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("type") == kind and (where is None or where(message)):
+                return message
+    return await asyncio.wait_for(wait(), timeout)

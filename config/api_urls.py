@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from classrooms.api import ClassroomViewSet, ClassSessionViewSet
@@ -13,5 +13,6 @@ urlpatterns = [
     path("matches/<int:match_id>/", MatchDetail.as_view(), name="api-match"),
     path("matches/<int:match_id>/actions/", MatchActions.as_view(), name="api-match-actions"),
     path("matches/<int:match_id>/replay/", MatchReplay.as_view(), name="api-match-replay"),
+    path("", include("simulator.api_urls")),
     *router.urls,
 ]

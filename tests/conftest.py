@@ -2,7 +2,13 @@
 sets them), the embedded default (SQLite file, in-memory layer) otherwise."""
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are
+# synchronous all the same. The server processes do not inherit this (see LiveServer.env).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from tests.support.server import LiveServer
 
@@ -27,3 +33,15 @@ def teacher(transactional_db):
     from django.contrib.auth.models import User
 
     return User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.browser import launch
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()

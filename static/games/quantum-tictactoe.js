@@ -105,8 +105,8 @@ export function createBoard(root, { act }) {
       g.addEventListener("click", () => click(sq));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") click(sq); });
       if (collapseSquares.has(sq)) {
-        g.addEventListener("mouseenter", () => { previewSquare = sq; draw(false); renderSide(); });
-        g.addEventListener("mouseleave", () => { previewSquare = null; draw(false); renderSide(); });
+        g.addEventListener("mouseenter", () => setPreview(sq));
+        g.addEventListener("mouseleave", () => setPreview(null));
       }
       board.append(g);
     }
@@ -131,6 +131,14 @@ export function createBoard(root, { act }) {
     }
   }
 
+  // hovering a choice previews its outcome on the board; the side panel is not rebuilt
+  function setPreview(sq) {
+    if (previewSquare === sq) return;
+    previewSquare = sq;
+    draw(false);
+    side.querySelectorAll("[data-outcome]").forEach((box) => box.classList.toggle("hover", Number(box.dataset.outcome) === sq));
+  }
+
   function renderSide() {
     const msg = last;
     const v = msg.view;
@@ -146,6 +154,7 @@ export function createBoard(root, { act }) {
         const outcome = (c.previews || {})[String(sq)] || [];
         const box = document.createElement("div");
         box.className = "outcome" + (previewSquare === sq ? " hover" : "");
+        box.dataset.outcome = sq;
         box.append(h("strong", `${mover}${c.move} → square ${sq}`));
         box.append(h("div", outcome.map((p) => `${p.player}${p.move}→${p.square}`).join(", "), "muted"));
         if (legalCollapses(msg).some((a) => a.collapse === sq)) {
@@ -154,8 +163,8 @@ export function createBoard(root, { act }) {
           b.textContent = `Choose square ${sq}`;
           b.dataset.collapse = sq;
           b.addEventListener("click", () => act({ collapse: sq }));
-          b.addEventListener("mouseenter", () => { previewSquare = sq; draw(false); });
-          b.addEventListener("mouseleave", () => { previewSquare = null; draw(false); });
+          b.addEventListener("mouseenter", () => setPreview(sq));
+          b.addEventListener("mouseleave", () => setPreview(null));
           box.append(b);
         }
         side.append(box);

@@ -46,6 +46,7 @@ class LiveServer:
         env = dict(os.environ)
         env["DATABASE_URL"] = test_database_url()
         env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         env.setdefault("JOIN_WRONG_CODES_PER_MINUTE", "10")
         return env
 

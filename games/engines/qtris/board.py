@@ -1,0 +1,317 @@
+"""The QTris board: independent components, each a (possibly mixed) state of tiles.
+
+Board format (``state["board"]``, JSON-able)
+-------------------------------------------
+A list of components, sorted by first square, covering squares 1..9 exactly once::
+
+    {"squares": [5], "members": [{"tile": "U:W", "weight": "1/2"}, {"tile": "R", "weight": "1/2"}]}
+    {"squares": [3, 7], "members": [{"tile": "H:phi+", "weight": "1"}]}
+    {"squares": [3, 7], "members": [{"tile": ["W", "W"], "weight": "1/2"},
+                                     {"tile": ["B", "B"], "weight": "1/2"}]}
+
+A component is the mixture of its members (tile descriptors from ``tiles``) with exact
+weights (``weights`` strings, summing to 1). One member = a pure tile. Two-square components
+hold a pair (lower square = qubit 1) or a correlated mixture of two single tiles. Different
+components are independent (the board state is their tensor product).
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from simulator import exact
+
+from . import tiles as T
+from .weights import ONE, Weight, from_probability, parse
+
+Board = list[dict[str, Any]]
+Component = dict[str, Any]
+
+
+class BoardError(ValueError):
+    """An invalid board given in the options."""
+
+
+# ---------------------------------------------------------------- construction
+
+def single(square: int, members: list[tuple[Any, Weight]]) -> Component:
+    return {"squares": [square], "members": [{"tile": t, "weight": str(w)} for t, w in members]}
+
+
+def members_of(comp: Component) -> list[tuple[Any, Weight]]:
+    return [(m["tile"], parse(m["weight"])) for m in comp["members"]]
+
+
+def make_component(squares: list[int], members: list[tuple[Any, Weight]]) -> list[Component]:
+    """Merge equal members, drop zero weights and split an uncorrelated two-square mixture of
+    single tiles into two one-square components."""
+    merged: dict[str, tuple[Any, Weight]] = {}
+    for tile, w in members:
+        if w.is_zero():
+            continue
+        key = repr(tile)
+        merged[key] = (tile, merged[key][1] + w) if key in merged else (tile, w)
+    items = list(merged.values())
+    if len(squares) == 2 and all(isinstance(t, list) for t, _ in items):
+        left: dict[str, Weight] = {}
+        right: dict[str, Weight] = {}
+        for (a, b), w in items:
+            left[a] = left.get(a, Weight(Fraction(0))) + w
+            right[b] = right.get(b, Weight(Fraction(0))) + w
+        joint = {(a, b): w for (a, b), w in items}
+        independent = len(joint) == len(left) * len(right) and all(
+            joint.get((a, b)) == left[a] * right[b] for a in left for b in right)
+        if independent:
+            return [single(squares[0], list(left.items())), single(squares[1], list(right.items()))]
+    return [{"squares": list(squares), "members": [{"tile": t, "weight": str(w)} for t, w in items]}]
+
+
+def sort_board(board: Board) -> Board:
+    return sorted(board, key=lambda c: c["squares"][0])
+
+
+def component_index(board: Board, square: int) -> int:
+    for i, comp in enumerate(board):
+        if square in comp["squares"]:
+            return i
+    raise KeyError(square)
+
+
+# ---------------------------------------------------------------- options & random boards
+
+def parse_board(spec: Any, pairs: Any, tiles: T.TileSet, variant: str) -> Board:
+    """Build a board from the ``board`` / ``pairs`` options (see the package docstring)."""
+    if not isinstance(spec, list) or len(spec) != 9:
+        raise BoardError("board must be a list of 9 entries, one per square 1–9")
+    pairs = pairs if pairs is not None else []
+    if not isinstance(pairs, list):
+        raise BoardError("pairs must be a list")
+    board: Board = []
+    covered: dict[int, int] = {}
+    for i, p in enumerate(pairs):
+        if not isinstance(p, dict):
+            raise BoardError(f"pair {i + 1} must be an object with squares and state")
+        sq = p.get("squares")
+        if (not isinstance(sq, list) or len(sq) != 2
+                or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 9 for s in sq)
+                or sq[0] == sq[1]):
+            raise BoardError(f"pair {i + 1}: squares must be two different squares 1–9")
+        a, b = sorted(sq)
+        for s in (a, b):
+            if s in covered:
+                raise BoardError(f"square {s} is in two pairs")
+            covered[s] = i
+            if spec[s - 1] is not None:
+                raise BoardError(f"square {s} is covered by a pair: its board entry must be null")
+        st = p.get("state")
+        if st not in T.BELL:
+            raise BoardError(f"pair {i + 1}: state must be one of {', '.join(T.BELL)}")
+        deco = p.get("decoration")
+        if deco not in (None, "H", "U", "U1", "U2"):
+            raise BoardError(f"pair {i + 1}: decoration must be null, 'H' or 'U'")
+        if deco == "U":
+            deco = "U1" if sq[0] == a else "U2"
+        desc = f"{deco}:{st}" if deco else st
+        if desc not in tiles.pairs:
+            raise BoardError(f"pair {i + 1}: a {deco}-decorated pair is not a tile of the "
+                             f"{variant} variant")
+        board.append({"squares": [a, b], "members": [{"tile": desc, "weight": "1"}]})
+    for s in range(1, 10):
+        entry = spec[s - 1]
+        if s in covered:
+            continue
+        if entry is None:
+            raise BoardError(f"square {s} is empty (null) but no pair covers it")
+        codes = entry if isinstance(entry, list) else [entry]
+        if not codes:
+            raise BoardError(f"square {s}: an empty list is not a tile")
+        try:
+            parsed = [T.parse_single(c, tiles, variant) for c in codes]
+        except ValueError as exc:
+            raise BoardError(f"square {s}: {exc}") from None
+        w = Weight(Fraction(1, len(parsed)))
+        board.extend(make_component([s], [(c, w) for c in parsed]))
+    return sort_board(board)
+
+
+def random_board(rng: random.Random, variant: str) -> Board:
+    """Preparation: every square gets a tile drawn at random from the variant's set.
+    Advanced variants may also place up to two pairs (possibly decorated) and U decorations."""
+    tiles = T.tile_set(variant)
+    codes = list(T.SINGLE_BASE) + (list(T.SINGLE_S) if variant in ("s-expansion", "eve") else [])
+    board: Board = []
+    free = list(range(1, 10))
+    if variant != "basic":
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            a, b = sorted(rng.sample(free, 2))
+            free.remove(a)
+            free.remove(b)
+            deco = rng.choice([None, None, "H", "U1", "U2"])
+            bell = rng.choice(T.BELL)
+            desc = f"{deco}:{bell}" if deco else bell
+            assert desc in tiles
+            board.append({"squares": [a, b], "members": [{"tile": desc, "weight": "1"}]})
+    for s in free:
+        code = rng.choice(codes)
+        if variant != "basic" and rng.random() < 0.25:
+            code = f"U:{code}"
+        board.append(single(s, [(code, ONE)]))
+    return sort_board(board)
+
+
+# ---------------------------------------------------------------- probabilities
+
+def component_distribution(comp: Component) -> np.ndarray:
+    """Outcome probabilities of a component in the colour basis (index: lower square = high bit)."""
+    return exact.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
+
+
+def joint_distribution(board: Board) -> np.ndarray:
+    """The exact probability of each of the 512 final boards.
+
+    Index ``o`` of the result: bit ``k-1`` of ``o`` is 1 when square ``k`` is black
+    (the qiskit convention: classical bit k-1 = square k).
+    """
+    letters = "abcdefghi"
+    operands, subs = [], []
+    for comp in board:
+        dist = component_distribution(comp).real
+        operands.append(dist.reshape((2,) * len(comp["squares"])))
+        subs.append("".join(letters[s - 1] for s in comp["squares"]))
+    out = letters[::-1]  # axis order b9 ... b1 -> flat index = sum b_k 2^(k-1)
+    arr = np.einsum(",".join(subs) + "->" + out, *operands)
+    return arr.reshape(512)
+
+
+def p_white(board: Board) -> list[float]:
+    out = [0.0] * 9
+    for comp in board:
+        dist = component_distribution(comp).real
+        if len(comp["squares"]) == 1:
+            out[comp["squares"][0] - 1] = float(dist[0])
+        else:
+            a, b = comp["squares"]
+            out[a - 1] = float(dist[0] + dist[1])
+            out[b - 1] = float(dist[0] + dist[2])
+    return out
+
+
+# ---------------------------------------------------------------- measurement
+
+LABELS = {"color": ("W", "B"), "left-right": ("R", "L"), "up-down": ("UP", "DOWN")}
+
+
+def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.TileSet
+                      ) -> list[tuple[tuple[int, ...], Weight, list[tuple[Any, Weight]]]]:
+    """Measure ``squares`` of ``comp`` in ``basis``.
+
+    Returns, per outcome, ``(bits, exact probability, post-measurement members with exact
+    weights conditional on the outcome)``. Each member is collapsed on its own; the measured
+    qubits become the basis tiles, an unmeasured partner becomes the tile of its residual state.
+    """
+    n = len(comp["squares"])
+    qubits = [comp["squares"].index(s) for s in squares]
+    outcomes: dict[tuple[int, ...], list[tuple[Any, Weight]]] = {}
+    totals: dict[tuple[int, ...], Weight] = {}
+    for tile, w in members_of(comp):
+        for bits, p, post in exact.measure(T.state(tile), qubits, n, basis):
+            pw = from_probability(p)
+            if n == 1:
+                new = LABELS[basis][bits[0]]
+            else:
+                labels = [None, None]
+                for q, b in zip(qubits, bits, strict=True):
+                    labels[q] = LABELS[basis][b]
+                if len(qubits) == 1:
+                    other = 1 - qubits[0]
+                    factors = exact.split_product(post)
+                    assert factors is not None
+                    resid = factors[other] / np.linalg.norm(factors[other])
+                    exp = frozenset({"U@0"}) if T.is_u_decorated(tile, other) else frozenset()
+                    rt = T.recognise(resid, tiles, exp)
+                    if rt is None:
+                        raise ValueError("the unmeasured square would not hold a tile")
+                    labels[other] = rt
+                new = labels
+            if new not in tiles:
+                raise ValueError("the measurement would leave a state that is not a tile")
+            outcomes.setdefault(bits, []).append((new, w * pw))
+            totals[bits] = totals.get(bits, Weight(Fraction(0))) + w * pw
+    result = []
+    for bits in sorted(outcomes):
+        total = totals[bits]
+        result.append((bits, total, [(t, x / total) for t, x in outcomes[bits]]))
+    return result
+
+
+def noise_squares(board: Board, square: int) -> list[int]:
+    """The squares a noise roll on ``square`` measures: the square itself, or the whole pair
+    when it holds a pair (a pair is measured as a whole: ``phi±`` -> {WW, BB})."""
+    comp = board[component_index(board, square)]
+    if any(isinstance(t, str) and T.n_qubits(t) == 2 for t, _ in members_of(comp)):
+        return list(comp["squares"])
+    return [square]
+
+
+def measure_unseen(board: Board, square: int, tiles: T.TileSet) -> Board:
+    """Noise: measure ``square`` (its whole pair, see ``noise_squares``) in the colour basis
+    without looking: the component becomes the mixture of the outcomes with Born weights."""
+    i = component_index(board, square)
+    comp = board[i]
+    members: list[tuple[Any, Weight]] = []
+    squares = noise_squares(board, square)
+    for _bits, p, post in measure_component(comp, squares, "color", tiles):
+        members += [(t, p * w) for t, w in post]
+    return sort_board(board[:i] + board[i + 1:] + make_component(comp["squares"], members))
+
+
+def measure_seen(board: Board, squares: list[int], basis: str, tiles: T.TileSet, u: float
+                 ) -> tuple[Board, tuple[int, ...], float]:
+    """Eve: measure ``squares`` (one square, or both squares of one component) in ``basis``
+    with the uniform draw ``u``; returns the collapsed board, the outcome bits and its probability."""
+    i = component_index(board, squares[0])
+    comp = board[i]
+    results = measure_component(comp, squares, basis, tiles)
+    acc = 0.0
+    chosen = results[-1]
+    for r in results:
+        acc += float(r[1])
+        if u < acc:
+            chosen = r
+            break
+    bits, p, post = chosen
+    new = sort_board(board[:i] + board[i + 1:] + make_component(comp["squares"], post))
+    return new, bits, float(p)
+
+
+def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list[dict]]:
+    """Measure every square in the colour basis, squares 1..9 in order, a two-square component
+    jointly at its first square. Returns the 9 bits (0 white, 1 black) and one event per roll."""
+    bits = [0] * 9
+    events = []
+    for comp in sort_board(board):
+        dist = component_distribution(comp).real
+        u = rng.random()
+        acc, pick = 0.0, len(dist) - 1
+        for k, p in enumerate(dist):
+            acc += p
+            if u < acc:
+                pick = k
+                break
+        d100 = int(u * 100) + 1
+        sq = comp["squares"]
+        if len(sq) == 1:
+            bits[sq[0] - 1] = pick
+            colours = ["white" if pick == 0 else "black"]
+        else:
+            bits[sq[0] - 1], bits[sq[1] - 1] = pick >> 1, pick & 1
+            colours = ["white" if b == 0 else "black" for b in (pick >> 1, pick & 1)]
+        where = f"square {sq[0]}" if len(sq) == 1 else f"squares {sq[0]} and {sq[1]}"
+        events.append({"type": "measure", "squares": list(sq), "d100": d100,
+                       "result": colours,
+                       "probabilities": [float(p) for p in dist],
+                       "text": f"{where}: rolled {d100} on the d100 → {', '.join(colours)}"})
+    return bits, events

@@ -1,0 +1,173 @@
+"""Operation cards: the decks, and playing a card on the board by actual quantum simulation.
+
+A play is legal only if every member of the touched component(s) is mapped (on its own) to a
+tile of the variant. Rules implemented here:
+
+* X Y Z H S: the gate on the square's qubit; on a U-decorated qubit the physical operation is
+  U·G·U (frame rule), the decoration stays.
+* H on a square of a pair: physical H; toggles the pair's H decoration.
+* U: physical U; toggles the U decoration of that qubit.
+* CX [control, target]: two undecorated single tiles -> real CNOT (result: tiles or a pair);
+  the two squares of one component of undecorated tiles/pairs -> real CNOT (a pair separates);
+  a square of a two-square component with any other square -> refused.
+* I: nothing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simulator import exact
+
+from . import tiles as T
+from .board import Board, component_index, make_component, members_of, sort_board
+
+CARDS = ("I", "X", "Y", "Z", "H", "CX", "U", "S")
+SINGLE_SQUARE_CARDS = ("X", "Y", "Z", "H", "S", "U")
+FRAME_CARDS = ("X", "Y", "Z", "H", "S")
+
+_BASE = {"I": 5, "X": 10, "Y": 5, "Z": 10, "H": 12, "CX": 10}
+
+
+def deck_composition(variant: str) -> dict[str, int]:
+    """Card counts: basic 52, advanced/noise/eve 61 (+9 U), s-expansion 68 (+7 S)."""
+    deck = dict(_BASE)
+    if variant != "basic":
+        deck["U"] = 9
+    if variant == "s-expansion":
+        deck["S"] = 7
+    return deck
+
+
+def full_deck(variant: str) -> list[str]:
+    return [card for card, n in deck_composition(variant).items() for _ in range(n)]
+
+
+class CardError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _toggle(decos: frozenset[str], d: str) -> frozenset[str]:
+    return decos - {d} if d in decos else decos | {d}
+
+
+def play_single(board: Board, variant: str, card: str, square: int
+                ) -> tuple[Board, list[dict[str, Any]]]:
+    """Play X/Y/Z/H/S/U on ``square``. Returns the new board and the circuit operations."""
+    tiles = T.tile_set(variant)
+    i = component_index(board, square)
+    comp = board[i]
+    n = len(comp["squares"])
+    q = comp["squares"].index(square)
+    new_members = []
+    physical = set()
+    for tile, w in members_of(comp):
+        frame = card in FRAME_CARDS and T.is_u_decorated(tile, q)
+        gate = exact.GATES[card]
+        phys = exact.U @ gate @ exact.U if frame else gate
+        physical.add(frame)
+        psi = exact.apply(T.state(tile), phys, [q], n)
+        expected = T.decorations(tile)
+        if card == "U":
+            expected = _toggle(expected, f"U@{q}")
+        elif card == "H" and not frame and isinstance(tile, str) and n == 2:
+            expected = _toggle(expected, "H")
+        new = T.recognise(psi, tiles, expected)
+        if new is None:
+            raise CardError("not_a_tile", f"{card} on square {square} would turn the "
+                            f"{T.tile_name(tile)} into a state that is not a tile of the "
+                            f"{variant} variant")
+        new_members.append((new, w))
+    new_comps = make_component(comp["squares"], new_members)
+    if len(physical) == 1:
+        ops = [{"op": "gate", "gate": card, "squares": [square], "frame": physical.pop()}]
+    else:  # members need different physical gates: re-prepare the component
+        ops = [{"op": "prep", "reset": True, "components": new_comps}]
+    return sort_board(board[:i] + board[i + 1:] + new_comps), ops
+
+
+def play_cx(board: Board, variant: str, control: int, target: int
+            ) -> tuple[Board, list[dict[str, Any]]]:
+    """Play CX with ``control`` and ``target`` squares."""
+    tiles = T.tile_set(variant)
+    if control == target:
+        raise CardError("same_square", "CX needs two different squares")
+    ic, it = component_index(board, control), component_index(board, target)
+    squares = sorted([control, target])
+    if ic == it:
+        comp = board[ic]
+        pairs = [(t, w) for t, w in members_of(comp)]
+    else:
+        if len(board[ic]["squares"]) == 2 or len(board[it]["squares"]) == 2:
+            sq = control if len(board[ic]["squares"]) == 2 else target
+            raise CardError("pair_cx", f"square {sq} is part of a pair: a CX between a square "
+                            "of a pair and another square is not allowed")
+        first, second = (board[ic], board[it]) if control < target else (board[it], board[ic])
+        pairs = [([a, b], wa * wb) for a, wa in members_of(first) for b, wb in members_of(second)]
+    for tile, _w in pairs:
+        if T.is_decorated(tile):
+            raise CardError("decorated_cx", "CX acts only on undecorated tiles "
+                            f"(the {T.tile_name(tile)} is decorated)")
+    qc, qt = squares.index(control), squares.index(target)
+    new_members = []
+    for tile, w in pairs:
+        psi = exact.apply(T.state(tile), exact.CX, [qc, qt], 2)
+        new = T.recognise(psi, tiles, frozenset())
+        if new is None:
+            raise CardError("not_a_tile", f"CX from square {control} to square {target} would "
+                            f"turn the {T.tile_name(tile)} into a state that is not a tile of "
+                            f"the {variant} variant")
+        new_members.append((new, w))
+    rest = [c for k, c in enumerate(board) if k not in (ic, it)]
+    new_comps = make_component(squares, new_members)
+    ops = [{"op": "gate", "gate": "CX", "squares": [control, target], "frame": False}]
+    return sort_board(rest + new_comps), ops
+
+
+def play(board: Board, variant: str, card: str, squares: list[int]
+         ) -> tuple[Board, list[dict[str, Any]]]:
+    """Play ``card`` on ``squares`` (validated shapes); raises CardError when not legal."""
+    if card == "I":
+        return board, []
+    if card == "CX":
+        return play_cx(board, variant, squares[0], squares[1])
+    return play_single(board, variant, card, squares[0])
+
+
+def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
+    """Every target of ``card`` that is legal on ``board`` ([] for I: it needs no square)."""
+    out: list[list[int]] = []
+    if card == "I":
+        return [[]]
+    if card == "CX":
+        comp_of = {s: component_index(board, s) for s in range(1, 10)}
+        for c in range(1, 10):
+            for t in range(1, 10):
+                if c == t:
+                    continue
+                same = comp_of[c] == comp_of[t]
+                if not same and (len(board[comp_of[c]]["squares"]) == 2
+                                 or len(board[comp_of[t]]["squares"]) == 2):
+                    continue
+                try:
+                    play_cx(board, variant, c, t)
+                except CardError:
+                    continue
+                out.append([c, t])
+        return out
+    for s in range(1, 10):
+        try:
+            play_single(board, variant, card, s)
+        except CardError:
+            continue
+        out.append([s])
+    return out
+
+
+def physical_matrix(card: str, frame: bool) -> np.ndarray:
+    g = exact.GATES[card]
+    return exact.U @ g @ exact.U if frame else g

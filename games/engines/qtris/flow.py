@@ -1,0 +1,719 @@
+"""QTris game flow: setup, phases, turns, measurement and scoring (the ``Game`` object).
+
+Sides and seats
+---------------
+``n_sides`` is 2 (3 for ``eve``: side 0 Alice, 1 Eve, 2 Bob). Seat ``s`` belongs to side
+``s % n_sides``; any seat of a side may act for it, ``to_act`` lists all seats of the awaited
+side(s), every seat of a side sees its side's hand.
+
+Phases and actions
+------------------
+* ``roll``: each side ``{"roll": true}`` (d10; ties for the highest re-roll among the tied).
+* ``color``: the winner ``{"color": "white" | "black"}``; the winner plays first.
+* ``mulligan``: all sides at once ``{"mulligan": [indexes into the hand, or card names]}``
+  (``[]`` keeps); draws as many (eve: n−1).
+* ``operations``: turns alternate; a turn starts with an automatic draw (2; eve: Alice/Bob 1,
+  Eve 2; noise: none — it draws 2 after the noise roll at the end of the turn). Plays:
+  ``{"card": "X", "squares": [5]}``, ``{"card": "CX", "squares": [control, target]}``,
+  ``{"card": "I"}``, ``{"card": "CX", "discard": true}`` (only when the card has no legal
+  target). Eve, once per set, as her whole turn: ``{"eve_measure": {"squares": [s] | [a, b],
+  "basis": "color" | "left-right" | "up-down"}, "discard": ["X", "H"]}``.
+* ``over``: no actions. Measurement and scoring happen automatically after the last play.
+
+State (``json.loads(json.dumps(state)) == state``)
+-------------------------------------------------
+``{"game": "qtris", "variant", "seed", "players", "n_sides", "action_number", "phase",
+"board": [components, see board.py], "deck": [cards, top first], "hands": [[cards] per side],
+"discard_pile" (cards played or discarded face up), "hidden_discards" (mulligan, Eve), "colors": [per side] | None, "first_side", "rolls", "roll_pending",
+"color_chooser", "mulligan_pending", "turn": {"index", "side", "plays_left"} | None,
+"turns_per_side", "eve_measure_used", "set_number", "scores": [per side], "sets": [...],
+"final_board": [9 bits] | None, "lines": {"white", "black"} | None, "circuit_ops": [...],
+"events": [last events]}``.
+
+Events are dicts with ``type`` and a ``text`` for people; they never name hidden cards.
+"""
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+from typing import Any
+
+from games.engines.base import Action, Event, IllegalAction, State, chance
+
+from . import tiles as T
+from .analysis import analyse_board
+from .board import (
+    LABELS,
+    Board,
+    BoardError,
+    component_index,
+    final_measurement,
+    measure_seen,
+    measure_unseen,
+    noise_squares,
+    parse_board,
+    random_board,
+)
+from .cards import CARDS, CardError, deck_composition, full_deck, legal_targets, play
+from .scoring import eve_points, score_of_outcome
+
+VARIANTS = ("basic", "advanced", "noise", "s-expansion", "eve")
+SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
+HAND_SIZE = 4
+BASES = ("color", "left-right", "up-down")
+EVENTS_KEPT = 40
+KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "skip_mulligan"}
+
+
+def _illegal(code: str, message: str) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def n_sides_of(variant: str) -> int:
+    return 3 if variant == "eve" else 2
+
+
+def seats_of_side(state: State, side: int) -> list[int]:
+    return [s for s in range(state["players"]) if s % state["n_sides"] == side]
+
+
+def side_of_seat(state: State, seat: int) -> int:
+    return seat % state["n_sides"]
+
+
+def turns_per_side(variant: str) -> int:
+    return 4 if variant == "noise" else 5
+
+
+def turn_draws(variant: str, side: int) -> int:
+    if variant == "noise":
+        return 0
+    if variant == "eve":
+        return 2 if side == 1 else 1
+    return 2
+
+
+def turn_plays(variant: str, side: int) -> int:
+    if variant == "eve":
+        return 2 if side == 1 else 1
+    return 2
+
+
+def turn_order(state: State) -> list[int]:
+    if state["variant"] == "eve":
+        return [0, 1, 2]
+    f = state["first_side"]
+    return [f, 1 - f]
+
+
+class QTris:
+    slug = "qtris"
+    name = "QTris"
+    min_players = 2
+    max_players = 9
+    variants = VARIANTS
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
+              options: dict | None = None) -> State:
+        options = dict(options or {})
+        if variant not in VARIANTS:
+            raise _illegal("bad_variant", f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
+        n_sides = n_sides_of(variant)
+        if not _is_int(players) or not (max(2, n_sides) <= players <= 9):
+            raise _illegal("bad_players", f"{variant} needs {max(2, n_sides)}–9 players")
+        unknown = set(options) - KNOWN_OPTIONS
+        if unknown:
+            raise _illegal("bad_option", f"unknown option(s): {', '.join(sorted(unknown))}")
+        state: State = {
+            "game": "qtris", "variant": variant, "seed": seed, "players": players,
+            "n_sides": n_sides, "action_number": 0, "phase": "roll",
+            "board": [], "deck": [], "hands": [[] for _ in range(n_sides)], "discard_pile": [],
+            "hidden_discards": [],
+            "colors": None, "first_side": 0, "rolls": {}, "roll_pending": [],
+            "color_chooser": None, "mulligan_pending": [], "turn": None,
+            "turns_per_side": turns_per_side(variant), "eve_measure_used": False,
+            "set_number": 1, "scores": [0] * n_sides, "sets": [], "final_board": None,
+            "lines": None, "circuit_ops": [], "events": [],
+            "skip_mulligan": bool(options.get("skip_mulligan", False)),
+        }
+        rng = chance(seed, 0, "setup")
+        tiles = T.tile_set(variant)
+        if "board" in options and options["board"] is not None:
+            try:
+                board = parse_board(options["board"], options.get("pairs"), tiles, variant)
+            except BoardError as exc:
+                raise _illegal("bad_board", str(exc)) from None
+        elif options.get("pairs"):
+            raise _illegal("bad_board", "pairs were given without a board")
+        else:
+            board = random_board(rng, variant)
+        self._start_board(state, board)
+        self._deal(state, rng, options)
+        events: list[Event] = []
+        # order and colours
+        colors = options.get("colors")
+        first_seat = options.get("first_seat")
+        if colors is not None:
+            state["colors"] = self._parse_colors(colors, players, n_sides)
+        if first_seat is not None:
+            if not _is_int(first_seat) or not 0 <= first_seat < players:
+                raise _illegal("bad_first_seat", f"first_seat must be a seat 0–{players - 1}")
+            state["first_side"] = first_seat % n_sides
+        if variant == "eve":
+            state["first_side"] = 0
+            if state["colors"] is None:
+                state["colors"] = ["white", "black", "white"]
+            self._after_order(state, events)
+        elif first_seat is not None:
+            if state["colors"] is None:
+                state["phase"] = "color"
+                state["color_chooser"] = state["first_side"]
+            else:
+                self._after_order(state, events)
+        else:
+            state["roll_pending"] = list(range(n_sides))
+        state["events"] = events[-EVENTS_KEPT:]
+        return state
+
+    @staticmethod
+    def _parse_colors(colors: Any, players: int, n_sides: int) -> list[str]:
+        if not isinstance(colors, list) or len(colors) not in (n_sides, players):
+            raise _illegal("bad_colors", f"colors must list a colour per side ({n_sides}) or per seat")
+        per_side: dict[int, str] = {}
+        for i, c in enumerate(colors):
+            if c not in ("white", "black"):
+                raise _illegal("bad_colors", f"colour {c!r} is not 'white' or 'black'")
+            side = i % n_sides
+            if per_side.setdefault(side, c) != c:
+                raise _illegal("bad_colors", f"seats of side {side} were given different colours")
+        out = [per_side[s] for s in range(n_sides)]
+        if n_sides == 2 and out[0] == out[1]:
+            raise _illegal("bad_colors", "the two sides must play different colours")
+        if n_sides == 3 and (out[0] != out[2] or out[1] == out[0]):
+            raise _illegal("bad_colors", "Alice and Bob share one colour, Eve has the other")
+        return out
+
+    def _start_board(self, state: State, board: Board) -> None:
+        state["board"] = board
+        state["circuit_ops"] = [{"op": "prep", "reset": False, "components": copy.deepcopy(board)}]
+
+    def _deal(self, state: State, rng, options: dict) -> None:
+        variant = state["variant"]
+        n_sides = state["n_sides"]
+        allowed = set(deck_composition(variant))
+        hands = options.get("hands")
+        deck = options.get("deck")
+
+        def check_cards(cards: Any, what: str) -> list[str]:
+            if not isinstance(cards, list):
+                raise _illegal("bad_cards", f"{what} must be a list of card names")
+            for c in cards:
+                if c not in allowed:
+                    raise _illegal("unknown_card", f"{what}: {c!r} is not a card of the "
+                                   f"{variant} deck ({', '.join(sorted(allowed))})")
+            return list(cards)
+
+        if hands is not None:
+            if not isinstance(hands, list) or len(hands) != n_sides:
+                raise _illegal("bad_hands", f"hands must list {n_sides} hands, one per side")
+            hands = [check_cards(h, f"hand {i + 1}") for i, h in enumerate(hands)]
+            for i, h in enumerate(hands):
+                if len(h) != HAND_SIZE:
+                    raise _illegal("bad_hands", f"hand {i + 1} has {len(h)} cards, not {HAND_SIZE}")
+        if deck is not None:
+            deck = check_cards(deck, "deck")
+        else:
+            deck = full_deck(variant)
+            if hands is not None:
+                for h in hands:
+                    for c in h:
+                        if c in deck:
+                            deck.remove(c)
+            rng.shuffle(deck)
+        if hands is None:
+            if len(deck) < HAND_SIZE * n_sides:
+                raise _illegal("bad_deck", "the deck is too small to deal the hands")
+            hands = [deck[HAND_SIZE * i:HAND_SIZE * (i + 1)] for i in range(n_sides)]
+            deck = deck[HAND_SIZE * n_sides:]
+        state["hands"] = hands
+        state["deck"] = deck
+        state["discard_pile"] = []
+        state["hidden_discards"] = []
+
+    def _after_order(self, state: State, events: list[Event]) -> None:
+        if state["skip_mulligan"]:
+            self._start_operations(state, events)
+        else:
+            state["phase"] = "mulligan"
+            state["mulligan_pending"] = list(range(state["n_sides"]))
+
+    def _start_operations(self, state: State, events: list[Event]) -> None:
+        state["phase"] = "operations"
+        state["mulligan_pending"] = []
+        self._start_turn(state, 0, events)
+
+    def _draw(self, state: State, side: int, n: int, events: list[Event], why: str) -> None:
+        got = min(n, len(state["deck"]))
+        state["hands"][side] += state["deck"][:got]
+        state["deck"] = state["deck"][got:]
+        if n:
+            events.append({"type": "draw", "side": side, "count": got, "reason": why,
+                           "text": f"{self._name(state, side)} draws {got} card(s)"
+                           + ("" if got == n else " (the deck is empty)")})
+
+    @staticmethod
+    def _name(state: State, side: int) -> str:
+        return SIDE_NAMES[state["n_sides"]][side]
+
+    def _start_turn(self, state: State, index: int, events: list[Event]) -> None:
+        order = turn_order(state)
+        side = order[index % len(order)]
+        state["turn"] = {"index": index, "side": side,
+                         "plays_left": turn_plays(state["variant"], side)}
+        events.append({"type": "turn", "side": side, "turn": index + 1,
+                       "text": f"turn {index + 1}: {self._name(state, side)}"})
+        self._draw(state, side, turn_draws(state["variant"], side), events, "turn")
+        if not state["hands"][side]:
+            self._end_turn(state, events)
+
+    def _end_turn(self, state: State, events: list[Event]) -> None:
+        turn = state["turn"]
+        side = turn["side"]
+        if state["variant"] == "noise":
+            rng = chance(state["seed"], state["action_number"], "noise")
+            d10 = rng.randint(1, 10)
+            if d10 == 10:
+                events.append({"type": "noise", "side": side, "d10": 10, "square": None,
+                               "text": f"{self._name(state, side)} rolled 10 on the d10: no noise"})
+            else:
+                measured = noise_squares(state["board"], d10)
+                state["board"] = measure_unseen(state["board"], d10, T.tile_set(state["variant"]))
+                state["circuit_ops"].append({"op": "measure", "squares": measured, "basis": "color"})
+                events.append({"type": "noise", "side": side, "d10": d10, "square": d10,
+                               "text": f"{self._name(state, side)} rolled {d10} on the d10: "
+                                       f"square {d10} is measured without looking"})
+            self._draw(state, side, 2, events, "after noise")
+        nxt = turn["index"] + 1
+        if nxt >= state["turns_per_side"] * state["n_sides"]:
+            self._measure_and_score(state, events)
+        else:
+            self._start_turn(state, nxt, events)
+
+    def _measure_and_score(self, state: State, events: list[Event]) -> None:
+        state["turn"] = None
+        rng = chance(state["seed"], state["action_number"], "measure")
+        bits, mevents = final_measurement(state["board"], rng)
+        events += mevents
+        lines = score_of_outcome(bits)
+        state["final_board"] = bits
+        state["lines"] = lines
+        colors = state["colors"]
+        if state["variant"] == "eve":
+            team = lines[colors[0]]
+            ab, eve = eve_points(team)
+            state["scores"] = [state["scores"][0] + ab, state["scores"][1] + eve,
+                               state["scores"][2] + ab]
+            state["sets"].append({"set": state["set_number"], "final_board": bits,
+                                  "team_qtris": team, "alice_bob_points": ab, "eve_points": eve})
+            events.append({"type": "score", "lines": lines, "set": state["set_number"],
+                           "text": f"set {state['set_number']}: Alice and Bob made {team} "
+                                   f"qtris → +{ab} for them, +{eve} for Eve "
+                                   f"(total {state['scores'][0]}–{state['scores'][1]})"})
+            if max(state["scores"]) >= 3:
+                state["phase"] = "over"
+            else:
+                self._new_set(state, events)
+            return
+        state["scores"] = [lines[c] for c in colors]
+        state["phase"] = "over"
+        events.append({"type": "score", "lines": lines,
+                       "text": f"qtris: white {lines['white']}, black {lines['black']}"})
+
+    def _new_set(self, state: State, events: list[Event]) -> None:
+        state["set_number"] += 1
+        rng = chance(state["seed"], state["action_number"], f"set{state['set_number']}")
+        self._start_board(state, random_board(rng, state["variant"]))
+        self._deal(state, rng, {})
+        state["eve_measure_used"] = False
+        state["final_board"] = None
+        state["lines"] = None
+        events.append({"type": "set", "set": state["set_number"],
+                       "text": f"set {state['set_number']} begins on a new board"})
+        self._after_order(state, events)
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == "roll":
+            sides = state["roll_pending"]
+        elif phase == "color":
+            sides = [state["color_chooser"]]
+        elif phase == "mulligan":
+            sides = state["mulligan_pending"]
+        elif phase == "operations":
+            sides = [state["turn"]["side"]]
+        else:
+            sides = []
+        return sorted(s for side in sides for s in seats_of_side(state, side))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        side = side_of_seat(state, seat)
+        phase = state["phase"]
+        if phase == "roll":
+            return [{"roll": True}]
+        if phase == "color":
+            return [{"color": "white"}, {"color": "black"}]
+        if phase == "mulligan":
+            n = len(state["hands"][side])
+            return [{"mulligan": list(c)} for k in range(n + 1) for c in combinations(range(n), k)]
+        return self._operation_actions(state, side)
+
+    def _operation_actions(self, state: State, side: int) -> list[Action]:
+        variant = state["variant"]
+        hand = state["hands"][side]
+        out: list[Action] = []
+        for card in [c for c in CARDS if c in hand]:
+            targets = legal_targets(state["board"], variant, card)
+            if card == "I":
+                out.append({"card": "I"})
+            elif targets:
+                out += [{"card": card, "squares": t} for t in targets]
+            else:
+                out.append({"card": card, "discard": True})
+        if self._eve_may_measure(state, side):
+            names = sorted({tuple(sorted(p)) for p in combinations(hand, 2)})
+            for target in self._eve_targets(state):
+                for basis in BASES:
+                    for pair in names:
+                        out.append({"eve_measure": {"squares": target, "basis": basis},
+                                    "discard": list(pair)})
+        return out
+
+    @staticmethod
+    def _eve_may_measure(state: State, side: int) -> bool:
+        return (state["variant"] == "eve" and side == 1 and not state["eve_measure_used"]
+                and state["turn"]["plays_left"] == 2 and len(state["hands"][side]) >= 2)
+
+    @staticmethod
+    def _eve_targets(state: State) -> list[list[int]]:
+        return [list(c["squares"]) for c in state["board"]]
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if not _is_int(seat) or seat not in self.to_act(state):
+            raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
+                           f"(waiting for seats {self.to_act(state)})")
+        if not isinstance(action, dict):
+            raise _illegal("bad_action", "an action must be an object")
+        new = copy.deepcopy(state)
+        new["action_number"] += 1
+        events: list[Event] = []
+        side = side_of_seat(new, seat)
+        phase = new["phase"]
+        if phase == "roll":
+            self._apply_roll(new, side, action, events)
+        elif phase == "color":
+            self._apply_color(new, side, action, events)
+        elif phase == "mulligan":
+            self._apply_mulligan(new, side, action, events)
+        elif phase == "operations":
+            self._apply_operation(new, side, action, events)
+        else:
+            raise _illegal("game_over", "the game is over")
+        new["events"] = (new["events"] + events)[-EVENTS_KEPT:]
+        return new, events
+
+    @staticmethod
+    def _expect_keys(action: Action, keys: set[str], optional: set[str] = frozenset()) -> None:
+        extra = set(action) - keys - set(optional)
+        missing = keys - set(action)
+        if extra or missing:
+            raise _illegal("bad_action", f"this action needs exactly the keys {sorted(keys)}"
+                           + (f" (optional {sorted(optional)})" if optional else ""))
+
+    def _apply_roll(self, state: State, side: int, action: Action, events: list[Event]) -> None:
+        self._expect_keys(action, {"roll"})
+        if action["roll"] is not True:
+            raise _illegal("bad_action", "roll with {\"roll\": true}")
+        if side not in state["roll_pending"]:
+            raise _illegal("not_your_turn", "this side has already rolled")
+        d10 = chance(state["seed"], state["action_number"], "d10").randint(1, 10)
+        state["rolls"][str(side)] = d10
+        state["roll_pending"].remove(side)
+        events.append({"type": "roll", "side": side, "d10": d10,
+                       "text": f"{self._name(state, side)} rolled {d10} on the d10"})
+        if state["roll_pending"]:
+            return
+        best = max(state["rolls"].values())
+        top = [int(s) for s, v in state["rolls"].items() if v == best]
+        if len(top) > 1:
+            state["roll_pending"] = sorted(top)
+            state["rolls"] = {}
+            events.append({"type": "tie", "text": "tie for the highest roll: roll again"})
+            return
+        winner = top[0]
+        state["first_side"] = winner
+        events.append({"type": "order", "side": winner,
+                       "text": f"{self._name(state, winner)} plays first"})
+        if state["colors"] is None:
+            state["phase"] = "color"
+            state["color_chooser"] = winner
+        else:
+            self._after_order(state, events)
+
+    def _apply_color(self, state: State, side: int, action: Action, events: list[Event]) -> None:
+        self._expect_keys(action, {"color"})
+        c = action["color"]
+        if c not in ("white", "black"):
+            raise _illegal("bad_color", "choose 'white' or 'black'")
+        other = "black" if c == "white" else "white"
+        state["colors"] = [c if s == side else other for s in range(state["n_sides"])]
+        events.append({"type": "color", "side": side, "color": c,
+                       "text": f"{self._name(state, side)} plays {c}"})
+        self._after_order(state, events)
+
+    def _apply_mulligan(self, state: State, side: int, action: Action, events: list[Event]) -> None:
+        self._expect_keys(action, {"mulligan"})
+        if side not in state["mulligan_pending"]:
+            raise _illegal("not_your_turn", "this side has already done its mulligan")
+        choice = action["mulligan"]
+        hand = list(state["hands"][side])
+        if not isinstance(choice, list):
+            raise _illegal("bad_mulligan", "mulligan takes a list of card indexes or names")
+        if all(_is_int(x) for x in choice):
+            if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
+                raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
+            keep = [c for i, c in enumerate(hand) if i not in choice]
+            gone = [hand[i] for i in choice]
+        elif all(isinstance(x, str) for x in choice):
+            keep = list(hand)
+            gone = []
+            for name in choice:
+                if name not in keep:
+                    raise _illegal("bad_mulligan", f"no {name!r} card (left) in the hand")
+                keep.remove(name)
+                gone.append(name)
+        else:
+            raise _illegal("bad_mulligan", "mulligan takes card indexes or card names, not a mix")
+        n = len(gone)
+        state["hands"][side] = keep
+        state["hidden_discards"] += gone
+        state["mulligan_pending"].remove(side)
+        draw = max(0, n - 1) if state["variant"] == "eve" else n
+        events.append({"type": "mulligan", "side": side, "discarded": n,
+                       "text": f"{self._name(state, side)} discards {n} card(s)"})
+        self._draw(state, side, draw, events, "mulligan")
+        if not state["mulligan_pending"]:
+            self._start_operations(state, events)
+
+    def _apply_operation(self, state: State, side: int, action: Action, events: list[Event]) -> None:
+        if "eve_measure" in action:
+            self._apply_eve_measure(state, side, action, events)
+            return
+        card = action.get("card")
+        hand = state["hands"][side]
+        if card not in CARDS or card not in deck_composition(state["variant"]):
+            raise _illegal("unknown_card", f"{card!r} is not a card of this game")
+        if card not in hand:
+            raise _illegal("not_in_hand", f"there is no {card} card in your hand")
+        variant = state["variant"]
+        if "discard" in action:
+            self._expect_keys(action, {"card", "discard"})
+            if action["discard"] is not True:
+                raise _illegal("bad_action", "discard with {\"discard\": true}")
+            if legal_targets(state["board"], variant, card):
+                raise _illegal("has_target", f"the {card} card has a legal target: "
+                               "it may be discarded only when it cannot be played")
+            hand.remove(card)
+            state["discard_pile"].append(card)
+            events.append({"type": "discard", "side": side, "card": card,
+                           "text": f"{self._name(state, side)} discards {card} (no legal target)"})
+        else:
+            if card == "I":
+                self._expect_keys(action, {"card"}, {"squares"})
+                sq = action.get("squares", [])
+                if not isinstance(sq, list) or len(sq) > 1 or not all(
+                        _is_int(s) and 1 <= s <= 9 for s in sq):
+                    raise _illegal("bad_squares", "I takes no square (or one square 1–9)")
+                squares: list[int] = []
+            else:
+                self._expect_keys(action, {"card", "squares"})
+                squares = action["squares"]
+                need = 2 if card == "CX" else 1
+                if (not isinstance(squares, list) or len(squares) != need
+                        or not all(_is_int(s) and 1 <= s <= 9 for s in squares)):
+                    raise _illegal("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
+                                   + (" as [control, target]" if card == "CX" else ""))
+            try:
+                board, ops = play(state["board"], variant, card, squares)
+            except CardError as exc:
+                raise _illegal(exc.code, exc.message) from None
+            state["board"] = board
+            state["circuit_ops"] += ops
+            hand.remove(card)
+            state["discard_pile"].append(card)
+            where = ("" if not squares else f" on square {squares[0]}" if len(squares) == 1
+                     else f" with control {squares[0]} and target {squares[1]}")
+            events.append({"type": "play", "side": side, "card": card, "squares": squares,
+                           "text": f"{self._name(state, side)} plays {card}{where}"})
+        self._after_play(state, events)
+
+    def _after_play(self, state: State, events: list[Event]) -> None:
+        turn = state["turn"]
+        turn["plays_left"] -= 1
+        if turn["plays_left"] <= 0 or not state["hands"][turn["side"]]:
+            self._end_turn(state, events)
+
+    def _apply_eve_measure(self, state: State, side: int, action: Action, events: list[Event]) -> None:
+        self._expect_keys(action, {"eve_measure", "discard"})
+        if not self._eve_may_measure(state, side):
+            raise _illegal("no_eve_measure", "only Eve, once per set, at the start of her turn "
+                           "(with 2 cards in hand), may measure")
+        spec = action["eve_measure"]
+        if not isinstance(spec, dict) or set(spec) != {"squares", "basis"}:
+            raise _illegal("bad_action", "eve_measure needs {\"squares\": [...], \"basis\": ...}")
+        squares, basis = spec["squares"], spec["basis"]
+        if basis not in BASES:
+            raise _illegal("bad_basis", f"basis must be one of {', '.join(BASES)}")
+        if not isinstance(squares, list) or squares not in self._eve_targets(state):
+            raise _illegal("bad_squares", "measure one square [s], or a pair as a whole by "
+                           "its two squares [a, b]")
+        discard = action["discard"]
+        hand = list(state["hands"][side])
+        if not isinstance(discard, list) or len(discard) != 2:
+            raise _illegal("bad_discard", "Eve discards exactly two cards (by name) to measure")
+        for c in discard:
+            if not isinstance(c, str) or c not in hand:
+                raise _illegal("bad_discard", f"no {c!r} card (left) in Eve's hand")
+            hand.remove(c)
+        rng = chance(state["seed"], state["action_number"], "eve")
+        u = rng.random()
+        before = state["board"][component_index(state["board"], squares[0])]["squares"]
+        try:
+            board, bits, p = measure_seen(state["board"], squares, basis,
+                                          T.tile_set(state["variant"]), u)
+        except ValueError as exc:
+            raise _illegal("not_a_tile", str(exc)) from None
+        state["board"] = board
+        state["hands"][side] = hand
+        state["hidden_discards"] += discard
+        state["eve_measure_used"] = True
+        touched = [c for c in board if set(c["squares"]) & set(before)]
+        state["circuit_ops"].append({"op": "measure", "squares": list(squares), "basis": basis})
+        state["circuit_ops"].append({"op": "prep", "reset": True, "components": copy.deepcopy(touched)})
+        labels = [LABELS[basis][b] for b in bits]
+        d100 = int(u * 100) + 1
+        events.append({"type": "eve_measure", "side": side, "squares": list(squares),
+                       "basis": basis, "result": labels, "d100": d100, "p": p,
+                       "text": f"Eve discards 2 cards and measures square(s) "
+                               f"{', '.join(map(str, squares))} in the {basis} basis: rolled "
+                               f"{d100} on the d100 → {', '.join(labels)}"})
+        self._end_turn(state, events)
+
+    # ------------------------------------------------------------------ views & results
+
+    def view(self, state: State, seat: int | None) -> dict:
+        side = None if seat is None else side_of_seat(state, seat)
+        turn = state["turn"]
+        return {
+            "game": "qtris", "variant": state["variant"], "phase": state["phase"],
+            "seat": seat, "side": side, "n_sides": state["n_sides"],
+            "side_names": SIDE_NAMES[state["n_sides"]],
+            "seat_sides": [s % state["n_sides"] for s in range(state["players"])],
+            "to_act": self.to_act(state),
+            "colors": state["colors"],
+            "first_side": state["first_side"] if state["phase"] != "roll" else None,
+            "rolls": dict(state["rolls"]),
+            "turn": None if turn is None else {
+                "number": turn["index"] + 1, "side": turn["side"], "plays_left": turn["plays_left"],
+                "total": state["turns_per_side"] * state["n_sides"]},
+            "turns_per_side": state["turns_per_side"],
+            "board": {"components": copy.deepcopy(state["board"]),
+                      "squares": display_squares(state["board"])},
+            "hand": list(state["hands"][side]) if side is not None else None,
+            "hand_sizes": [len(h) for h in state["hands"]],
+            "deck_size": len(state["deck"]),
+            "discard_pile": list(state["discard_pile"]),
+            "mulligan_pending": list(state["mulligan_pending"]),
+            "eve_measure_used": state["eve_measure_used"],
+            "set_number": state["set_number"],
+            "scores": list(state["scores"]),
+            "sets": copy.deepcopy(state["sets"]),
+            "final_board": state["final_board"],
+            "lines": state["lines"],
+            "events": copy.deepcopy(state["events"]),
+        }
+
+    def outcome(self, state: State) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        scores = list(state["scores"])
+        if state["variant"] == "eve":
+            sides = [0, 2] if scores[0] >= 3 else [1]
+        else:
+            best = max(scores)
+            sides = [s for s in range(2) if scores[s] == best] if scores[0] != scores[1] else []
+        winners = sorted(s for side in sides for s in seats_of_side(state, side))
+        return {"scores": scores, "winners": winners, "winning_sides": sides,
+                "tie": not sides, "colors": state["colors"], "lines": state["lines"],
+                "final_board": ["W" if b == 0 else "B" for b in state["final_board"]],
+                "final_bits": list(state["final_board"]), "sets": copy.deepcopy(state["sets"])}
+
+    def analysis(self, state: State) -> dict:
+        return analyse_board(state["board"], state["colors"], state["variant"])
+
+    def circuit(self, state: State):
+        from .circuit import build_circuit
+
+        return build_circuit(state["circuit_ops"])
+
+
+def display_squares(board: Board) -> list[dict[str, Any]]:
+    """Per square (1..9) display data: members with tile code, decoration, weights
+    (exact string and float), pair links (partner square, correlated, sign)."""
+    from .board import component_distribution, members_of
+
+    out: list[dict[str, Any]] = [{} for _ in range(9)]
+    for ci, comp in enumerate(board):
+        dist = component_distribution(comp).real
+        sq = comp["squares"]
+        for q, s in enumerate(sq):
+            partner = sq[1 - q] if len(sq) == 2 else None
+            if len(sq) == 1:
+                pw = float(dist[0])
+            else:
+                pw = float(dist[0] + dist[1]) if q == 0 else float(dist[0] + dist[2])
+            members = []
+            for tile, w in members_of(comp):
+                m: dict[str, Any] = {"weight": str(w), "p": float(w)}
+                if isinstance(tile, list):
+                    code = tile[q]
+                    m.update({"kind": "tile", "code": T.base_code(code),
+                              "decoration": "U" if code.startswith("U:") else None,
+                              "partner_code": tile[1 - q]})
+                elif len(sq) == 1:
+                    m.update({"kind": "tile", "code": T.base_code(tile),
+                              "decoration": "U" if tile.startswith("U:") else None})
+                else:
+                    bell = T.base_code(tile)
+                    deco = T.pair_decoration(tile)
+                    on_me = (deco == "H" and q == 0) or deco == f"U{q + 1}"
+                    m.update({"kind": "pair", "code": bell,
+                              "correlated": bell.startswith("phi"),
+                              "sign": bell[-1], "qubit": q + 1,
+                              "decoration": ("H" if deco == "H" else "U") if deco else None,
+                              "decorated_here": on_me})
+                members.append(m)
+            out[s - 1] = {"square": s, "component": ci, "partner": partner,
+                          "members": members, "p_white": pw}
+    return out

@@ -10,8 +10,8 @@ from rest_framework.views import APIView
 
 from games import services
 from games.access import MatchAccess, match_access
-from games.broadcast import announce_match_changed
 from games.bots import bot_levels
+from games.broadcast import announce_match_changed
 from games.engines import list_games
 from games.models import Match
 from games.selectors import match_payload, replay_frames

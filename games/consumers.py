@@ -1,13 +1,17 @@
 """The live match socket: ``/ws/matches/<id>/``.
 
 Client → server: ``{"type": "act", "seq": n, "action": {...}}`` (n = number of actions the
-client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``.
+client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine has
+``preview(state, seat, action)``, ``{"type": "preview", "action": {...}}``: what the action would
+do, without applying it (engines resolve no chance in a preview, so nothing future leaks).
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
-``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``.
+``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
+``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``.
 """
 from __future__ import annotations
 
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -19,6 +23,7 @@ from games.models import Match
 from games.selectors import match_payload
 
 MAX_MESSAGE_BYTES = 8192
+log = logging.getLogger(__name__)
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -49,6 +54,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if problem:
             await self.send_error("bad_message", problem)
             return
+        try:
+            await self.dispatch_message(message)
+        except Exception:  # an unexpected fault must not take the socket down; nothing was applied
+            log.exception("match socket message failed: %r", message)
+            await self.send_error("internal", "Something went wrong on the server; nothing was applied. Try again.")
+
+    async def dispatch_message(self, message: dict) -> None:
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong"})
@@ -56,6 +68,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_state()
         elif kind == "act":
             await self.act(message)
+        elif kind == "preview":
+            await self.preview(message.get("action"))
+
+    async def preview(self, action: object) -> None:
+        if not isinstance(action, dict) or not self.access.seats:
+            await self.send_json({"type": "preview", "action": action, "ok": False, "code": "bad_message",
+                                  "message": "A preview needs \"action\": a JSON object, from a player."})
+            return
+        reply = await database_sync_to_async(services.preview_action)(
+            self.access.match_id, self.access.seats[0], action)
+        await self.send_json({"type": "preview", "action": action, **reply})
 
     async def act(self, message: dict) -> None:
         seq, action, seat = message.get("seq"), message.get("action"), message.get("seat")
@@ -120,6 +143,6 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
         return {}, "That message is not valid JSON."
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."
-    if message.get("type") not in {"act", "sync", "ping"}:
-        return {}, "Unknown message type: use \"act\", \"sync\" or \"ping\"."
+    if message.get("type") not in {"act", "sync", "ping", "preview"}:
+        return {}, "Unknown message type: use \"act\", \"sync\", \"preview\" or \"ping\"."
     return message, None

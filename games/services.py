@@ -192,6 +192,18 @@ def states_of(match: Match, upto: int | None = None) -> list[State]:
     return states
 
 
+def preview_action(match_id: int, seat: int, action: dict) -> dict:
+    """What ``action`` would do for ``seat`` now, without applying it (games with ``preview``)."""
+    match = Match.objects.get(pk=match_id)
+    game = get_game(match.game)
+    if not hasattr(game, "preview"):
+        return {"ok": False, "code": "no_preview", "message": "This game has no previews."}
+    try:
+        return {"ok": True, "result": game.preview(current_state(match), seat, action)}
+    except IllegalAction as exc:
+        return {"ok": False, "code": exc.code, "message": exc.message}
+
+
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:
     """A removed student's seat is handed to a bot, which plays at once if it is its turn."""
     with transaction.atomic():

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install bench lint
+.PHONY: run test install bench lint chromium
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,11 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/python manage.py serve
 
-test: install
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \
+	  (echo "Installing Chromium for the browser tests (Debian package)…" && apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
+
+test: install chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

@@ -1,9 +1,12 @@
+from django.conf import settings
 from django.urls import path
 
 from classrooms.consumers import SessionConsumer
-from games.consumers import MatchConsumer
+from games.consumers import EchoConsumer, MatchConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/sessions/<int:session_id>/", SessionConsumer.as_asgi()),
 ]
+if settings.ECHO_SOCKET:  # benchmarks only
+    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))

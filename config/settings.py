@@ -159,6 +159,9 @@ SPECTACULAR_SETTINGS = {
 JOIN_WRONG_CODES_PER_MINUTE = int(os.environ.get("JOIN_WRONG_CODES_PER_MINUTE", "10"))
 JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_CODE_PER_MINUTE", "120"))
 
+# A bare echo socket at /ws/echo/, the floor for bench/live_latency.py; off unless asked for.
+ECHO_SOCKET = env_flag("ECHO_SOCKET", False)
+
 # Secret box for stored credentials (IBM Quantum tokens). Derived from SECRET_KEY unless given.
 CREDENTIALS_KEY = os.environ.get("CREDENTIALS_KEY", "")
 

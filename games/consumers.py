@@ -146,3 +146,14 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
     if message.get("type") not in {"act", "sync", "ping", "preview"}:
         return {}, "Unknown message type: use \"act\", \"sync\", \"preview\" or \"ping\"."
     return message, None
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """A bare echo socket: the floor the live-latency benchmark compares the match socket with.
+    Routed only when the ECHO_SOCKET setting is on (see config/routing.py)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send(text_data=text_data, bytes_data=bytes_data)

@@ -586,8 +586,13 @@ class QuantumTicTacToe:
                 "collapse": ({"chooser": pending["chooser"], "move": pending["move"],
                               "outcomes": outcomes, "common": common} if pending else None),
                 "open_squares": self.open_squares(state),
-                "moves_left": max(0, MAX_MOVES + 1 - state["move_number"])
-                if state["scores"] is None else 0}
+                "moves_left": self._moves_left(state)}
+
+    def _moves_left(self, state: State) -> int:
+        """Moves that may still be made (a game has at most nine)."""
+        if state["scores"] is not None:
+            return 0
+        return max(0, MAX_MOVES + 1 - state["move_number"])
 
     def circuit(self, state: State) -> None:
         return None

@@ -5,12 +5,25 @@ export async function play({ matchId, boardUrl, replayUrl, spectator }) {
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
+  const previews = new Map(); // JSON of an action → resolvers waiting for its preview
   const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
   const board = createBoard($("board"), {
     act(action) {
       if (!current) return;
       $("error").classList.add("hidden");
       if (!sock.send({ type: "act", seq: current.seq, action })) showError("Not connected: reconnecting, try again in a moment.");
+    },
+    // what an action would do, without doing it: resolves to {ok, result} or {ok: false, code, message}
+    preview(action) {
+      return new Promise((resolve) => {
+        const key = JSON.stringify(action);
+        if (!previews.has(key)) previews.set(key, []);
+        previews.get(key).push(resolve);
+        if (!sock.send({ type: "preview", action })) {
+          previews.delete(key);
+          resolve({ ok: false, code: "offline", message: "Not connected." });
+        }
+      });
     },
   });
 
@@ -23,6 +36,13 @@ export async function play({ matchId, boardUrl, replayUrl, spectator }) {
   function showError(message) { $("error").textContent = message; $("error").classList.remove("hidden"); }
 
   function onMessage(msg) {
+    if (msg.type === "preview") {
+      const key = JSON.stringify(msg.action);
+      const waiting = previews.get(key) || [];
+      previews.delete(key);
+      waiting.forEach((resolve) => resolve(msg));
+      return;
+    }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;
     const fresh = !current || msg.seq !== current.seq;

@@ -30,6 +30,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BENCH_DB = "qc_bench"
+RAMP_UP_SECONDS = 5  # students connect over a few seconds, as a class does
 
 
 def bench_env() -> dict[str, str]:
@@ -110,10 +111,20 @@ def start_servers(env: dict[str, str], workers: int) -> tuple[list[subprocess.Po
     return procs, ports
 
 
+HANDSHAKE_RETRIES: list[str] = []
+
+
 async def open_socket(port: int, path: str, cookie: str | None = None):
+    """Connect as the browser does: on a failed handshake, retry with backoff (counted)."""
     headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
-    return await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
-                                    additional_headers=headers, open_timeout=30, max_queue=None)
+    for attempt in range(6):
+        try:
+            return await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
+                                            additional_headers=headers, open_timeout=30, max_queue=None)
+        except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus) as exc:
+            HANDSHAKE_RETRIES.append(type(exc).__name__)
+            await asyncio.sleep(0.3 * 2**attempt)
+    raise RuntimeError(f"could not connect to {path}")
 
 
 async def next_state(ws, after_seq: int) -> dict:
@@ -129,7 +140,7 @@ async def student(index: int, info: dict, ports: list[int], deadline: float, sam
                   errors: list[str]) -> None:
     rng = random.Random(index)
     port = ports[index % len(ports)]
-    await asyncio.sleep(rng.uniform(0, 2))
+    await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
     for match_id in info["matches"]:
         if time.monotonic() > deadline:
             return
@@ -142,17 +153,21 @@ async def student(index: int, info: dict, ports: list[int], deadline: float, sam
                     await ws.send(json.dumps({"type": "act", "seq": state["seq"], "action": rng.choice(state["legal"])}))
                     try:
                         state = await asyncio.wait_for(next_state(ws, state["seq"]), 30)
-                    except (RuntimeError, asyncio.TimeoutError) as exc:
-                        errors.append(str(exc))
+                    except (TimeoutError, RuntimeError, websockets.exceptions.ConnectionClosed) as exc:
+                        errors.append(f"acting: {type(exc).__name__} {exc}")
                         return
                     samples.append((time.perf_counter() - sent) * 1000)
                 else:
-                    state = await asyncio.wait_for(next_state(ws, state["seq"]), 60)
+                    try:
+                        state = await asyncio.wait_for(next_state(ws, state["seq"]), 60)
+                    except (TimeoutError, RuntimeError, websockets.exceptions.ConnectionClosed) as exc:
+                        errors.append(f"waiting: {type(exc).__name__} {exc}")
+                        return
 
 
 async def echo_client(index: int, port: int, deadline: float, samples: list[float]) -> None:
     rng = random.Random(10_000 + index)
-    await asyncio.sleep(rng.uniform(0, 2))
+    await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
     async with await open_socket(port, "/ws/echo/") as ws:
         while time.monotonic() < deadline:
             payload = json.dumps({"type": "act", "seq": index, "action": {"squares": [1, 2]}})
@@ -170,11 +185,11 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(clients: int, seconds: float, ports: list[int], students: list[dict]) -> tuple[list, list, list]:
     floor: list[float] = []
-    deadline = time.monotonic() + seconds / 2
+    deadline = time.monotonic() + RAMP_UP_SECONDS + seconds / 2
     await asyncio.gather(*(echo_client(i, ports[i % len(ports)], deadline, floor) for i in range(clients)))
     live: list[float] = []
     errors: list[str] = []
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + RAMP_UP_SECONDS + seconds
     await asyncio.gather(*(student(i, s, ports, deadline, live, errors) for i, s in enumerate(students)))
     return live, floor, errors
 
@@ -198,12 +213,15 @@ def main() -> None:
             p.terminate()
         for p in procs:
             p.wait(10)
+    for error in sorted(set(errors))[:5]:
+        print("error:", error)
     if not live or not floor:
         sys.exit(f"no samples (errors: {errors[:3]})")
     p50, p99 = statistics.median(live), percentile(live, 0.99)
     f50, f99 = statistics.median(floor), percentile(floor, 0.99)
     print(f"actions={len(live)} errors={len(errors)} echo_round_trips={len(floor)} workers={args.workers} "
-          f"seconds={args.seconds:g} actions_per_s={len(live) / args.seconds:.1f}")
+          f"seconds={args.seconds:g} actions_per_s={len(live) / args.seconds:.1f} "
+          f"handshake_retries={len(HANDSHAKE_RETRIES)}")
     print(f"live-latency: clients={len(students)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
           f"floor_p50_ms={f50:.1f} floor_p99_ms={f99:.1f} ratio_p99={p99 / f99:.2f}")
 

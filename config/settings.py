@@ -77,7 +77,9 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # persistent connections: a new PostgreSQL connection per socket message costs milliseconds
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -91,7 +93,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "qc")},
+            "CONFIG": {
+                # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
+                # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": os.environ.get("CHANNELS_PREFIX", "qc"),
+            },
         }
     }
     CACHES = {

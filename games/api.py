@@ -14,7 +14,7 @@ from games.bots import bot_levels
 from games.broadcast import announce_match_changed
 from games.engines import list_games
 from games.models import Match
-from games.selectors import match_payload, replay_frames
+from games.selectors import match_payload, replay_frames, seat_payload
 
 
 class GameSerializer(serializers.Serializer):
@@ -91,9 +91,8 @@ class MatchActions(MatchAccessMixin, APIView):
         except services.ActionRejected as exc:
             status = 409 if exc.code == "stale" else 403 if exc.code == "not_your_seat" else 400
             return Response(exc.as_dict(), status=status)
-        announce_match_changed(applied.match_id, applied.seq, applied.events)
-        match = Match.objects.get(pk=match_id)
-        return Response(match_payload(match, seat, events=applied.events))
+        announce_match_changed(applied.match_id, applied.snapshot, applied.events)
+        return Response(seat_payload(applied.snapshot, seat, events=applied.events))
 
 
 class MatchReplay(MatchAccessMixin, APIView):

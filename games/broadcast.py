@@ -1,24 +1,31 @@
 """After a commit, tell every browser watching a match that it changed.
 
-The message carries no view: each consumer builds the view of its own seat, so nothing
-secret ever travels to a browser that may not see it.
+The group message carries a snapshot of the match (state included) through the channel layer,
+inside the server; each consumer builds its own seat's view from it, so no secret reaches a
+browser that may not see it, and no consumer needs the database to answer.
 """
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.snapshot import Snapshot
+
 
 def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def match_changed_message(match_id: int, seq: int, events: list[dict]) -> dict:
-    return {"type": "match.changed", "match": match_id, "seq": seq, "events": events}
+def match_changed_message(match_id: int, snapshot: Snapshot | None, events: list[dict],
+                          sender: str | None = None) -> dict:
+    """``sender``: the consumer that already answered its own browser; ``snapshot`` None makes
+    every consumer read the match from the database (e.g. after a setting changed)."""
+    return {"type": "match.changed", "match": match_id, "events": events, "sender": sender,
+            "snapshot": snapshot.as_message() if snapshot else None}
 
 
-def announce_match_changed(match_id: int, seq: int, events: list[dict] | None = None) -> None:
+def announce_match_changed(match_id: int, snapshot: Snapshot | None = None, events: list[dict] | None = None) -> None:
     """From synchronous code (views, services, tasks)."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(match_group(match_id), match_changed_message(match_id, seq, events or []))
+        async_to_sync(layer.group_send)(match_group(match_id), match_changed_message(match_id, snapshot, events or []))

@@ -16,11 +16,12 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import services
+from games import services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.models import Match
-from games.selectors import match_payload
+from games.selectors import match_payload, seat_payload
+from games.snapshot import Snapshot
 
 MAX_MESSAGE_BYTES = 8192
 log = logging.getLogger(__name__)
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 class MatchConsumer(AsyncWebsocketConsumer):
     access: MatchAccess | None = None
+    last_seq = -1
 
     async def connect(self) -> None:
         try:
@@ -35,15 +37,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access = await database_sync_to_async(match_access)(
+        self.access, payload = await database_sync_to_async(_open)(
             match_id, self.scope.get("user"), self.scope.get("session"))
-        if self.access is None:
+        if self.access is None or payload is None:
+            self.access = None
             await self.close(code=4403)
             return
         self.group = match_group(match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_state()
+        self.last_seq = payload["seq"]
+        await self.send_json(payload)
 
     async def disconnect(self, code: int) -> None:
         if self.access is not None:
@@ -102,11 +106,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except Match.DoesNotExist:
             await self.send_error("gone", "This match no longer exists.", seq)
             return
+        # answer this browser at once, then everyone else through the group
+        await self.send_snapshot(applied.snapshot, applied.events)
         await self.channel_layer.group_send(
-            self.group, match_changed_message(applied.match_id, applied.seq, applied.events))
+            self.group, match_changed_message(applied.match_id, applied.snapshot, applied.events,
+                                              sender=self.channel_name))
 
     async def match_changed(self, event: dict) -> None:
-        await self.send_state(event.get("events"))
+        if event.get("sender") == self.channel_name:
+            return
+        if event.get("snapshot"):
+            snap = Snapshot.from_message(event["snapshot"])
+            await self.send_snapshot(snap, event.get("events"))
+        else:
+            await self.send_state(event.get("events"))
+
+    async def send_snapshot(self, snap: Snapshot, events: list | None) -> None:
+        """This seat's view of the match after a change, built without the database."""
+        if snap.seq < self.last_seq:
+            return  # an older change overtaken by one this browser has already seen
+        self.last_seq = snap.seq
+        state_cache.put(snap.match, snap.seed, snap.seq, snap.state)  # this process acts on it next
+        await self.send_json(seat_payload(snap, self.access.view_seat, is_teacher=self.access.is_teacher,
+                                          events=events))
 
     async def send_state(self, events: list | None = None) -> None:
         access = self.access
@@ -115,6 +137,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "error", "code": "gone", "message": "This match no longer exists."})
             await self.close(code=4404)
             return
+        self.last_seq = max(self.last_seq, payload["seq"])
         await self.send_json(payload)
 
     async def send_error(self, code: str, message: str, seq: int | None = None) -> None:
@@ -122,6 +145,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content))
+
+
+def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
+    """Who this socket is and its first payload, in one trip to the database thread."""
+    access = match_access(match_id, user, session)
+    return access, (_payload(access, None) if access else None)
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:

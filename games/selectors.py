@@ -4,6 +4,7 @@ from __future__ import annotations
 from games.engines import get_game
 from games.models import Match
 from games.services import current_state, states_of
+from games.snapshot import Snapshot, snapshot
 
 
 def analysis_visible(game, seat: int | None, *, is_teacher: bool, show_odds: bool) -> bool:
@@ -14,32 +15,35 @@ def analysis_visible(game, seat: int | None, *, is_teacher: bool, show_odds: boo
     return bool(getattr(game, "analysis_is_public", False)) and show_odds
 
 
-def seats_summary(match: Match) -> list[dict]:
-    return [{"index": s.index, "name": s.name, "bot": s.bot or None} for s in match.seats.all()]
-
-
 def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
                   events: list | None = None) -> dict:
-    game = get_game(match.game)
-    state = current_state(match)
+    """The payload for ``seat``, read from the database (and the state cache)."""
+    return seat_payload(snapshot(match, current_state(match)), seat, is_teacher=is_teacher, events=events)
+
+
+def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
+                 events: list | None = None) -> dict:
+    """What one browser is sent after a change: its seat's view, built from a snapshot."""
+    game = get_game(snap.game)
+    state = snap.state
     to_act = game.to_act(state)
     payload = {
         "type": "state",
-        "match": match.pk,
-        "game": match.game,
-        "variant": match.variant,
-        "status": match.status,
-        "seq": match.seq,
+        "match": snap.match,
+        "game": snap.game,
+        "variant": snap.variant,
+        "status": snap.status,
+        "seq": snap.seq,
         "seat": seat,
-        "seats": seats_summary(match),
+        "seats": snap.seats,
         "view": game.view(state, seat),
         "to_act": to_act,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
-        and match.status == Match.Status.PLAYING else [],
+        and snap.status == Match.Status.PLAYING else [],
         "outcome": game.outcome(state),
         "events": events_for(events or [], seat),
     }
-    if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=match.show_odds):
+    if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=snap.show_odds):
         payload["analysis"] = game.analysis(state)
     return payload
 

@@ -17,6 +17,7 @@ from games import state_cache
 from games.bots import get_bot
 from games.engines import IllegalAction, State, chance, get_game
 from games.models import Action, Match, Seat
+from games.snapshot import Snapshot, snapshot
 
 MAX_BOT_ACTIONS_PER_CALL = 400
 
@@ -48,6 +49,7 @@ class Applied:
     seq: int  # log length afterwards
     events: list[dict] = field(default_factory=list)
     finished: bool = False
+    snapshot: Snapshot | None = None  # the match afterwards
 
 
 def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "basic",
@@ -85,6 +87,7 @@ def start_match(match_id: int) -> Applied:
         state = _play_bots(match, state, applied)
         _finish_if_over(match, state, applied)
         match.save()
+        applied.snapshot = snapshot(match, state)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied
 
@@ -98,8 +101,9 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     try:
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
-            if participant_ids is not None and not match.seats.filter(
-                    index=seat, participant_id__in=participant_ids).exists():
+            seats = list(match.seats.all())
+            if participant_ids is not None and not any(
+                    s.index == seat and s.participant_id in participant_ids for s in seats):
                 raise ActionRejected("not_your_seat", "You can only act for your own seat.")
             if match.status != Match.Status.PLAYING:
                 raise ActionRejected("not_playing", f"This match is {match.get_status_display()}.")
@@ -110,9 +114,10 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             state = current_state(match)
             applied = Applied(match_id, match.seq)
             state = _apply(match, state, seat, action, applied, by_bot=False)
-            state = _play_bots(match, state, applied)
+            state = _play_bots(match, state, applied, seats)
             _finish_if_over(match, state, applied)
-            match.save()
+            match.save(update_fields=["seq", "status", "outcome", "finished_at"])
+            applied.snapshot = snapshot(match, state, seats)
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise ActionRejected("stale", "Someone else's move was recorded first; it was not applied.") from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
@@ -136,9 +141,9 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
     return state
 
 
-def _play_bots(match: Match, state: State, applied: Applied) -> State:
+def _play_bots(match: Match, state: State, applied: Applied, seats=None) -> State:
     game = get_game(match.game)
-    bots = {s.index: s.bot for s in match.seats.all() if s.bot}
+    bots = {s.index: s.bot for s in (match.seats.all() if seats is None else seats) if s.bot}
     for _ in range(MAX_BOT_ACTIONS_PER_CALL):
         if game.outcome(state) is not None:
             break
@@ -216,5 +221,6 @@ def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied 
         state = _play_bots(match, state, applied)
         _finish_if_over(match, state, applied)
         match.save()
+        applied.snapshot = snapshot(match, state)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied

@@ -7,7 +7,8 @@ from django.shortcuts import render
 from games.access import match_access
 from games.engines import get_game
 from games.models import Match
-from games.selectors import replay_frames, seats_summary
+from games.selectors import replay_frames
+from games.snapshot import seats_summary
 
 
 def _match_for(request: HttpRequest, match_id: int):
@@ -21,7 +22,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     match, access = _match_for(request, match_id)
     return render(request, "games/play.html", {
         "match": match, "game": get_game(match.game), "access": access,
-        "seat_name": next((s["name"] for s in seats_summary(match) if s["index"] == access.view_seat), None),
+        "seat_name": next((s["name"] for s in seats_summary(match.seats.all()) if s["index"] == access.view_seat), None),
     })
 
 
@@ -32,5 +33,5 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/replay.html", {
         "match": match, "game": get_game(match.game),
         "frames": replay_frames(match, access.view_seat if not access.is_teacher else None),
-        "seats": seats_summary(match),
+        "seats": seats_summary(match.seats.all()),
     })

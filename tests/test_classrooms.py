@@ -265,6 +265,7 @@ def test_check_deploy_with_the_production_environment_reports_nothing():
                ALLOWED_HOSTS="classroom.example.org", DATABASE_URL=os.environ.get(
                    "DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"),
                REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for the test process only (see conftest)
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=root, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,39 @@
+"""A snapshot of a match after a change: everything a consumer needs to build any seat's view
+without touching the database. It travels only inside the server (through the channel layer);
+browsers receive views built from it, never the snapshot itself."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from games.engines import State
+from games.models import Match
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    match: int
+    seed: int  # server-side only: keys the state cache; never put in a browser's payload
+    game: str
+    variant: str
+    status: str
+    seq: int
+    show_odds: bool
+    seats: list[dict]
+    state: State
+
+    def as_message(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_message(cls, data: dict) -> Snapshot:
+        return cls(**data)
+
+
+def seats_summary(seats) -> list[dict]:
+    return [{"index": s.index, "name": s.name, "bot": s.bot or None} for s in seats]
+
+
+def snapshot(match: Match, state: State, seats=None) -> Snapshot:
+    seats = match.seats.all() if seats is None else seats
+    return Snapshot(match=match.pk, seed=match.seed, game=match.game, variant=match.variant, status=match.status,
+                    seq=match.seq, show_odds=match.show_odds, seats=seats_summary(seats), state=state)

@@ -183,7 +183,7 @@ def start_all(session: ClassSession) -> int:
     for table in session.tables.select_related("match"):
         if table.match.status == Match.Status.WAITING:
             applied = match_services.start_match(table.match_id)
-            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.seq, a.events))
+            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
             started += 1
     transaction.on_commit(lambda: announce_session_changed(session.pk))
     return started
@@ -200,7 +200,7 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     for table in session.tables.all():
         applied = match_services.replace_with_bot(table.match_id, participant.pk, level)
         if applied is not None:
-            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.seq, a.events))
+            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 
 
@@ -221,7 +221,7 @@ def set_show_odds(session: ClassSession, show: bool) -> None:
     session.save(update_fields=["show_odds"])
     Match.objects.filter(table__session=session).update(show_odds=show)
     for match_id in session.tables.values_list("match_id", flat=True):
-        transaction.on_commit(lambda m=match_id: announce_match_changed(m, -1))
+        transaction.on_commit(lambda m=match_id: announce_match_changed(m))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 
 

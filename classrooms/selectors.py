@@ -28,7 +28,8 @@ def tables_summary(session: ClassSession) -> list[dict]:
 
 def dashboard_payload(session: ClassSession) -> dict:
     tables = tables_summary(session)
-    table_of = {s["participant"]: t["number"] for t in tables for s in t["seats"] if s["participant"]}
+    table_of = {s["participant"]: t["number"] for t in tables for s in t["seats"]
+                if s["participant"] and t["status"] in (Match.Status.WAITING, Match.Status.PLAYING)}
     participants = [
         {"id": p.pk, "name": p.display_name, "table": table_of.get(p.pk)}
         for p in session.participants.filter(removed=False)

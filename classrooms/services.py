@@ -9,13 +9,14 @@ import random
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Table
 from games import services as match_services
-from games.access import PARTICIPANT_IDS_KEY
+from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels
 from games.broadcast import announce_match_changed
 from games.engines import IllegalAction, get_game
@@ -116,10 +117,13 @@ def remember_participant(browser_session, session_id: int, participant_id: int) 
     mapping[str(session_id)] = participant_id
     browser_session[SESSION_PARTICIPANTS_KEY] = mapping
     browser_session[PARTICIPANT_IDS_KEY] = sorted(set(mapping.values()))
+    browser_session[LOBBY_URL_KEY] = reverse("classrooms:lobby", args=[session_id])
 
 
 def seated_participant_ids(session: ClassSession) -> set[int]:
-    match_ids = session.tables.values_list("match_id", flat=True)
+    """Students at a table still waiting or playing; after their game they can be seated again."""
+    match_ids = session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING]) \
+        .values_list("match_id", flat=True)
     return set(Seat.objects.filter(match_id__in=match_ids, participant_id__isnull=False)
                .values_list("participant_id", flat=True))
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from games.models import Match
 
 PARTICIPANT_IDS_KEY = "participant_ids"
+LOBBY_URL_KEY = "lobby_url"  # where a student goes back to after a game
 
 
 @dataclass(frozen=True)

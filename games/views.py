@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.access import match_access
+from games.access import LOBBY_URL_KEY, match_access
 from games.engines import get_game
 from games.models import Match
 from games.selectors import replay_frames
@@ -22,6 +22,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
     match, access = _match_for(request, match_id)
     return render(request, "games/play.html", {
         "match": match, "game": get_game(match.game), "access": access,
+        "lobby_url": request.session.get(LOBBY_URL_KEY) if access.seats else None,
         "seat_name": next((s["name"] for s in seats_summary(match.seats.all()) if s["index"] == access.view_seat), None),
     })
 

@@ -270,3 +270,20 @@ def test_check_deploy_with_the_production_environment_reports_nothing():
                             cwd=root, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_after_their_game_students_can_be_seated_for_another_round(session):
+    from django.test import Client
+
+    for name in ["Ada", "Bo"]:
+        join(Client(), session.join_code, name)
+    first = services.auto_pair(session)
+    services.start_all(session)
+    assert services.auto_pair(session) == []  # everyone is at a live table
+    Match.objects.filter(pk=first[0].match_id).update(status=Match.Status.FINISHED)
+    second = services.auto_pair(session)
+    assert len(second) == 1 and second[0].number == 2
+    from classrooms.selectors import dashboard_payload, lobby_payload
+
+    assert {p["table"] for p in dashboard_payload(session)["participants"]} == {2}
+    assert lobby_payload(session, Participant.objects.first())["match"] == second[0].match_id

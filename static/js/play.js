@@ -1,7 +1,7 @@
 // The live match page: one socket, the game's board module renders the seat's view.
 import { connect, el } from "./live.js";
 
-export async function play({ matchId, boardUrl, replayUrl, spectator }) {
+export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }) {
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
@@ -73,7 +73,8 @@ export async function play({ matchId, boardUrl, replayUrl, spectator }) {
       const line = msg.seats.map((s) => `${s.name}: ${scores[s.index] ?? "–"}`).join(" · ");
       const verdict = winners.length === 0 ? "A draw." : winners.map((w) => seatName(msg, w)).join(" and ") + (winners.length > 1 ? " win!" : " wins!");
       result.replaceChildren(el("h2", {}, verdict), el("p", { class: "scores" }, line),
-        el("a", { class: "button", href: replayUrl }, "Open the replay"));
+        el("a", { class: "button", href: replayUrl }, "Open the replay"), " ",
+        lobbyUrl ? el("a", { class: "button secondary", href: lobbyUrl }, "Back to the lobby (next game)") : "");
       result.classList.remove("hidden");
       return;
     }

@@ -77,3 +77,21 @@ class Table(models.Model):
     class Meta:
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")]
+
+
+class Exercise(models.Model):
+    """A teacher's starting position for a game (the engine's ``options``), saved to a class, from
+    which a session can be opened so that every table plays the same puzzle."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="exercises")
+    game = models.CharField(max_length=40, default="qtris")
+    variant = models.CharField(max_length=40, default="basic")
+    name = models.CharField(max_length=80)
+    options = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.classroom} · {self.name}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import views
+from classrooms import exercise_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -9,6 +9,13 @@ urlpatterns = [
     path("teacher/sessions/<int:session_id>/", views.dashboard, name="dashboard"),
     path("teacher/sessions/<int:session_id>/report/", views.report, name="report"),
     path("teacher/sessions/<int:session_id>/delete/", views.delete_session, name="delete-session"),
+    path("teacher/classes/<int:class_id>/exercises/new/", exercise_views.exercise_new, name="exercise-new"),
+    path("teacher/classes/<int:class_id>/exercises/validate/", exercise_views.exercise_validate,
+         name="exercise-validate"),
+    path("teacher/classes/<int:class_id>/exercises/<int:exercise_id>/open/", exercise_views.exercise_open,
+         name="exercise-open"),
+    path("teacher/classes/<int:class_id>/exercises/<int:exercise_id>/delete/", exercise_views.exercise_delete,
+         name="exercise-delete"),
     path("join/", views.join, name="join"),
     path("lobby/<int:session_id>/", views.lobby, name="lobby"),
 ]

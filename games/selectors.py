@@ -1,18 +1,11 @@
 """What a browser is sent: its own seat's view (or the public one), never the full state."""
 from __future__ import annotations
 
+from games.access import analysis_visible
 from games.engines import get_game
 from games.models import Match
 from games.services import current_state, states_of
 from games.snapshot import Snapshot, snapshot
-
-
-def analysis_visible(game, seat: int | None, *, is_teacher: bool, show_odds: bool) -> bool:
-    """The teacher always sees the exact analysis; players only where the game's analysis holds
-    nothing secret (``analysis_is_public``) and the teacher has not hidden the odds."""
-    if is_teacher:
-        return True
-    return bool(getattr(game, "analysis_is_public", False)) and show_odds
 
 
 def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import state_cache
+from games.access import analysis_visible
 from games.bots import get_bot
 from games.engines import IllegalAction, State, chance, get_game
 from games.models import Action, Match, Seat
@@ -204,9 +205,12 @@ def preview_action(match_id: int, seat: int, action: dict) -> dict:
     if not hasattr(game, "preview"):
         return {"ok": False, "code": "no_preview", "message": "This game has no previews."}
     try:
-        return {"ok": True, "result": game.preview(current_state(match), seat, action)}
+        result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:
         return {"ok": False, "code": exc.code, "message": exc.message}
+    if not analysis_visible(game, seat, is_teacher=False, show_odds=match.show_odds):
+        result = {k: v for k, v in result.items() if k not in ("analysis", "delta")}  # odds hidden
+    return {"ok": True, "result": result}
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:

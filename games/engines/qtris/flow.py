@@ -55,6 +55,8 @@ from .board import (
     random_board,
 )
 from .cards import CARDS, CardError, deck_composition, full_deck, legal_targets, play
+from .preview import explain_play
+from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
 
 VARIANTS = ("basic", "advanced", "noise", "s-expansion", "eve")
@@ -116,6 +118,9 @@ class QTris:
     min_players = 2
     max_players = 9
     variants = VARIANTS
+    # the analysis is computed from the public board only: players may see it (unless the
+    # teacher hides the odds)
+    analysis_is_public = True
 
     # ------------------------------------------------------------------ setup
 
@@ -554,6 +559,7 @@ class QTris:
                         or not all(_is_int(s) and 1 <= s <= 9 for s in squares)):
                     raise _illegal("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
                                    + (" as [control, target]" if card == "CX" else ""))
+            before = state["board"]
             try:
                 board, ops = play(state["board"], variant, card, squares)
             except CardError as exc:
@@ -565,7 +571,9 @@ class QTris:
             where = ("" if not squares else f" on square {squares[0]}" if len(squares) == 1
                      else f" with control {squares[0]} and target {squares[1]}")
             events.append({"type": "play", "side": side, "card": card, "squares": squares,
-                           "text": f"{self._name(state, side)} plays {card}{where}"})
+                           "text": f"{self._name(state, side)} plays {card}{where}",
+                           "explain": explain_play(before, board, variant, card, squares,
+                                                   compact=True)})
         self._after_play(state, events)
 
     def _after_play(self, state: State, events: list[Event]) -> None:
@@ -671,6 +679,10 @@ class QTris:
 
     def analysis(self, state: State) -> dict:
         return analyse_board(state["board"], state["colors"], state["variant"])
+
+    def preview(self, state: State, seat: int, action: Action) -> dict:
+        """What a card play would do to the board, without chance (see ``preview``)."""
+        return preview_play(self, state, seat, action)
 
     def circuit(self, state: State):
         from .circuit import build_circuit

@@ -1,0 +1,102 @@
+"""Teacher pages of exercise mode (login required, own classes only). Thin views over
+``classrooms.exercises``."""
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from classrooms import exercises
+from classrooms.models import Classroom, Exercise
+from games.bots import bot_levels
+from games.engines import get_game
+
+
+def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:
+    return get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+
+
+def _own_exercise(request: HttpRequest, class_id: int, exercise_id: int) -> Exercise:
+    return get_object_or_404(Exercise.objects.select_related("classroom"), pk=exercise_id,
+                             classroom_id=class_id, classroom__teacher=request.user)
+
+
+def _editor(request: HttpRequest, classroom: Classroom, *, name: str = "", variant: str = "advanced",
+            options_text: str = "", error: str = "", status: int = 200) -> HttpResponse:
+    game = get_game("qtris")
+    return render(request, "classrooms/exercise_editor.html", {
+        "classroom": classroom, "name": name, "variant": variant, "options_text": options_text,
+        "error": error, "variants": list(game.variants),
+        "examples_json": exercises.EXAMPLES,
+    }, status=status)
+
+
+@login_required
+def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
+    """The editor (GET; ``?from=<exercise id>`` loads a saved one), and saving it (POST)."""
+    classroom = _own_classroom(request, class_id)
+    if request.method == "POST":
+        name = request.POST.get("name", "")
+        variant = request.POST.get("variant") or "advanced"
+        text = request.POST.get("options", "")
+        try:
+            exercise = exercises.create_exercise(classroom, name, "qtris", variant, text)
+        except exercises.ExerciseError as exc:
+            return _editor(request, classroom, name=name, variant=variant, options_text=text,
+                           error=exc.message, status=400)
+        messages.success(request, f"Exercise “{exercise.name}” saved.")
+        return redirect("classrooms:classroom", classroom.pk)
+    source = request.GET.get("from")
+    if source and source.isdigit():
+        ex = _own_exercise(request, classroom.pk, int(source))
+        return _editor(request, classroom, name=f"{ex.name} (copy)", variant=ex.variant,
+                       options_text=json.dumps(ex.options, indent=1, ensure_ascii=False))
+    return _editor(request, classroom)
+
+
+@login_required
+@require_POST
+def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
+    """The editor's "Validate" button: ``{"variant", "options"}`` → ``{"ok": true, "payload"}``
+    (the starting board as the students will see it) or ``{"ok": false, "code", "message"}``."""
+    _own_classroom(request, class_id)
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return JsonResponse({"ok": False, "code": "bad_json", "message": "The request is not JSON."}, status=400)
+    if not isinstance(body, dict):
+        return JsonResponse({"ok": False, "code": "bad_json", "message": "Send a JSON object."}, status=400)
+    try:
+        payload = exercises.preview_payload("qtris", body.get("variant") or "advanced", body.get("options"))
+    except exercises.ExerciseError as exc:
+        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message})
+    return JsonResponse({"ok": True, "payload": payload})
+
+
+@login_required
+@require_POST
+def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
+    """Open a class session from the exercise: every table starts from its position."""
+    exercise = _own_exercise(request, class_id, exercise_id)
+    levels = bot_levels(exercise.game)
+    level = request.POST.get("bot_level") or ("strong" if "strong" in levels else next(iter(levels), "strong"))
+    show_odds = request.POST.get("show_odds", "on") in ("on", "true", "1")
+    try:
+        session = exercises.open_session_from(exercise, bot_level=level, show_odds=show_odds)
+    except exercises.ExerciseError as exc:
+        messages.error(request, f"Could not open a session from “{exercise.name}”: {exc.message}")
+        return redirect("classrooms:classroom", class_id)
+    return redirect("classrooms:dashboard", session.pk)
+
+
+@login_required
+@require_POST
+def exercise_delete(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
+    exercise = _own_exercise(request, class_id, exercise_id)
+    exercise.delete()
+    messages.success(request, f"Exercise “{exercise.name}” deleted.")
+    return redirect("classrooms:classroom", class_id)

@@ -1,0 +1,150 @@
+"""Exercise mode: a teacher composes a starting position (the engine's ``options``), validates it
+through the engine's own ``setup`` (so the engine's clear error is shown and nothing is saved),
+saves it to a class, and opens a session from it so every table plays the same puzzle."""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from classrooms import services
+from classrooms.models import Classroom, ClassSession, Exercise
+from games.engines import get_game
+from games.engines.base import IllegalAction
+
+MAX_OPTIONS_CHARS = 20_000
+
+# Ready-made exercises from the rulebook (shared/seeds/004_*.txt), in the engine's options format.
+EXAMPLES: list[dict[str, Any]] = [
+    {
+        "key": "3.4.4",
+        "name": "Exercise 3.4.4 — Mixing with kittens is better",
+        "description": "Square 5 holds the mixture {white, kitten right}: P(white) = 3/4. White holds "
+                       "U and X. Can White do better than 3/4 on square 5? (U then X gives the mixture "
+                       "{U·black, U·kitten right}: P(white) ≈ 0.84.)",
+        "game": "qtris", "variant": "advanced",
+        "options": {
+            "board": ["B", "W", "B", "W", ["W", "R"], "B", "W", "B", "L"],
+            "hands": [["U", "X", "I", "H"], ["Z", "I", "I", "Y"]],
+            "deck": ["I", "Z", "H", "X", "I", "Z", "H", "X", "I", "Y", "I", "Z",
+                     "H", "X", "I", "Z", "H", "X", "I", "Y", "I", "Z", "H", "X"],
+            "first_seat": 0, "colors": ["white", "black"], "skip_mulligan": True,
+        },
+    },
+    {
+        "key": "2.3.1",
+        "name": "Exercise 2.3.1 — Card play mechanics (two H and one Z)",
+        "description": "Turn the black circle on square 5 white without an X card: play H (black → "
+                       "kitten left), Z (→ kitten right), then H again (→ white).",
+        "game": "qtris", "variant": "basic",
+        "options": {
+            "board": ["B", "W", "W", "B", "B", "W", "B", "W", "B"],
+            "hands": [["H", "Z", "H", "I"], ["I", "I", "X", "I"]],
+            "deck": ["I"] * 24,
+            "first_seat": 0, "colors": ["white", "black"], "skip_mulligan": True,
+        },
+    },
+    {
+        "key": "2.3.2",
+        "name": "Exercise 2.3.2 — Some CX applications",
+        "description": "Kittens and circles next to each other: which control makes a pair, which "
+                       "does nothing? Squares 8–9 hold an anti-correlated pair: CX separates it.",
+        "game": "qtris", "variant": "basic",
+        "options": {
+            "board": ["R", "W", "B", "R", "B", "R", "W", None, None],
+            "pairs": [{"squares": [8, 9], "state": "psi-"}],
+            "hands": [["CX", "CX", "H", "I"], ["CX", "X", "Z", "I"]],
+            "first_seat": 0, "colors": ["black", "white"], "skip_mulligan": True,
+        },
+    },
+]
+
+
+class ExerciseError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_options(raw: Any) -> dict:
+    """The options from pasted JSON text (or an already-parsed object), or a clear error."""
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str) or not raw.strip():
+        raise ExerciseError("no_options", "The starting position is empty: compose one or paste its JSON.")
+    if len(raw) > MAX_OPTIONS_CHARS:
+        raise ExerciseError("too_long", "That JSON is too long for a starting position.")
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", None)
+        where = f" (line {line}, column {exc.colno})" if line else ""
+        raise ExerciseError("bad_json", f"The position is not valid JSON{where}: {getattr(exc, 'msg', exc)}.") from None
+    if not isinstance(value, dict):
+        raise ExerciseError("bad_json", "The position must be a JSON object, like {\"board\": [...], ...}.")
+    return value
+
+
+def players_for(game, variant: str, options: dict) -> int:
+    size = options.get("table_size")
+    if type(size) is int:
+        return size
+    return max(game.min_players, 3 if variant == "eve" else 2)
+
+
+def validate(game_slug: str, variant: str | None, options: Any) -> tuple[dict, dict]:
+    """Check a position with the engine's setup. Returns (options, the initial state)."""
+    try:
+        game = get_game(game_slug)
+    except Exception:  # noqa: BLE001 — an unknown slug is a user error here
+        raise ExerciseError("bad_game", f"There is no game called {game_slug!r}.") from None
+    variant = variant or game.variants[0]
+    if variant not in game.variants:
+        raise ExerciseError("bad_variant", f"{game.name} has no variant {variant!r} "
+                            f"(one of {', '.join(game.variants)}).")
+    options = parse_options(options)
+    engine_options = {k: v for k, v in options.items() if k != "table_size"}
+    try:
+        state = game.setup(players=players_for(game, variant, options), variant=variant, seed=1,
+                           options=copy.deepcopy(engine_options))
+    except IllegalAction as exc:
+        raise ExerciseError(exc.code, exc.message) from None
+    return options, state
+
+
+def preview_payload(game_slug: str, variant: str, options: Any) -> dict:
+    """What a spectator would see at the start of a game from this position (for the editor)."""
+    options, state = validate(game_slug, variant, options)
+    game = get_game(game_slug)
+    players = players_for(game, variant, options)
+    return {"view": game.view(state, None), "legal": [], "seat": None, "to_act": [], "events": [],
+            "outcome": None, "replay": True, "seq": 0, "analysis": game.analysis(state),
+            "seats": [{"index": i} for i in range(players)]}
+
+
+def create_exercise(classroom: Classroom, name: str, game_slug: str, variant: str | None,
+                    options: Any) -> Exercise:
+    """Validate, then save. A bad position raises ExerciseError and saves nothing."""
+    name = (name or "").strip()
+    if not name:
+        raise ExerciseError("no_name", "Give the exercise a name.")
+    if len(name) > 80:
+        raise ExerciseError("long_name", "The name is too long (80 characters at most).")
+    game = get_game(game_slug) if game_slug else None
+    variant = variant or (game.variants[0] if game else None)
+    options, _state = validate(game_slug, variant, options)
+    return Exercise.objects.create(classroom=classroom, game=game_slug, variant=variant, name=name,
+                                   options=options)
+
+
+def open_session_from(exercise: Exercise, *, bot_level: str = "strong", show_odds: bool = True) -> ClassSession:
+    """A class session whose every table starts from the exercise's position."""
+    options = dict(exercise.options)
+    game = get_game(exercise.game)
+    options.setdefault("table_size", players_for(game, exercise.variant, options))
+    try:
+        return services.open_session(exercise.classroom, exercise.game, variant=exercise.variant,
+                                     options=options, bot_level=bot_level, show_odds=show_odds)
+    except services.SessionError as exc:
+        raise ExerciseError(exc.code, exc.message) from exc

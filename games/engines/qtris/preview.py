@@ -1,0 +1,269 @@
+"""Previews and explanations of a card play ("the board that teaches").
+
+``preview(state, seat, action)`` applies ONLY the card's quantum effect to the board: no draw,
+no turn change, no measurement, no noise roll — no chance at all, so nothing about the future
+leaks. It returns::
+
+    {"action": {...}, "board": {"components", "squares"} (view format),
+     "analysis": {"p_white", "expected_qtris", "p_win", ["expected_scores", "p_win_sides"]},
+     "delta": {the same keys: after − before},
+     "explain": {"gate", "squares", "matrix", "frame", "before", "after", "before_parts",
+                 "after_parts", "text", "changes"}}
+
+It never contains the deck or any hand. ``explain_play(before, after, variant, card, squares)``
+is the same explanation, used by ``flow`` for the optional ``explain`` field of "play" events.
+"""
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+import numpy as np
+
+from games.engines.base import Action, IllegalAction, State
+
+from . import tiles as T
+from .analysis import analyse_board
+from .board import Board, component_index, members_of, p_white
+from .cards import CARDS, FRAME_CARDS, CardError, deck_composition, play
+
+SQRT2 = math.sqrt(2.0)
+SQRT3 = math.sqrt(3.0)
+
+# exact names of the real numbers that appear in the gate matrices
+_NAMED = [(0.0, "0"), (1.0, "1"), (0.5, "1/2"), (1 / SQRT2, "1/√2"), (SQRT3 / 2, "√3/2")]
+
+CARD_WORDS = {
+    "I": "The I card does nothing: it is a way to pass.",
+    "X": "X is the “change colour” card: white becomes black and black becomes white. "
+         "A kitten (half-black circle) has no colour yet, so X leaves it as it is.",
+    "Y": "Y changes both the colour and the orientation: white ↔ black, and a kitten turns "
+         "from right to left (or back).",
+    "Z": "Z is the “change orientation” card: a kitten turned right turns left and back. "
+         "White and black circles do not change — but the hidden sign of the kitten does, "
+         "and the H card can turn that sign into a colour.",
+    "H": "H swaps colour and orientation: white ↔ kitten turned right, black ↔ kitten turned "
+         "left. From a kitten, H gives a sure colour: a superposition can be turned into "
+         "certainty, a bag of mixed tiles cannot.",
+    "S": "S gives a kitten a quarter turn: right → up → left → down → right. "
+         "White and black do not change.",
+    "U": "U puts a pink U decoration under the tile (or takes it away: U twice is nothing). "
+         "A decorated tile is a lopsided superposition: U·white is white 25% of the time, "
+         "U·black 75%, U·kitten-right 93%, U·kitten-left 7%.",
+    "CX": "CX (controlled-X) acts on two squares: if the control square is black, the target "
+          "changes colour; if it is white, nothing happens. A kitten as control is both at "
+          "once: the two squares become an entangled pair (yellow triangles) whose colours "
+          "will come out correlated — or anti-correlated — when measured. CX on the two "
+          "squares of a pair undoes the entanglement.",
+}
+FRAME_WORDS = ("The square is U-decorated, so the card acts on the tile under the pink "
+               "decoration: the physical operation is U·{g}·U and the decoration stays.")
+PAIR_H_WORDS = ("H on a square of a pair adds (or removes) the red H decoration of the pair: "
+                "then all four colour outcomes are equally likely.")
+
+
+def _num(x: float) -> str:
+    for v, name in _NAMED:
+        if abs(abs(x) - v) < 1e-9:
+            return name if x >= 0 or name == "0" else "−" + name
+    return f"{x:.3g}"
+
+
+def _entry(z: complex) -> str:
+    re_, im = float(z.real), float(z.imag)
+    if abs(im) < 1e-9:
+        return _num(re_)
+    if abs(re_) < 1e-9:
+        s = _num(im)
+        return {"1": "i", "−1": "−i"}.get(s, s + "i" if not s.startswith("−") else "−" + s[1:] + "i")
+    return f"{_num(re_)}{'+' if im >= 0 else '−'}{_num(abs(im))}i"
+
+
+def matrix_strings(m: np.ndarray) -> list[list[str]]:
+    """A gate matrix with exact-looking entries (``1/√2``, ``−i``, ``√3/2``)."""
+    return [[_entry(z) for z in row] for row in m]
+
+
+def _physical(card: str, frame: bool) -> np.ndarray:
+    from simulator import exact
+
+    if card == "CX":
+        return exact.CX
+    g = exact.GATES[card] if card != "U" else exact.U
+    return exact.U @ g @ exact.U if frame else g
+
+
+def _component_text(comp: dict) -> tuple[str, list[dict[str, Any]]]:
+    ms = members_of(comp)
+    parts = []
+    for tile, w in ms:
+        parts.append({"weight": str(w), "p": float(w), "symbolic": T.symbolic_ket(tile),
+                      "ket": T.ket_string(T.state(tile)), "name": T.tile_name(tile)})
+    sq = comp["squares"]
+    where = f"square {sq[0]}" if len(sq) == 1 else f"squares {sq[0]}–{sq[1]}"
+    if len(parts) == 1:
+        return f"{where}: {parts[0]['symbolic']}", parts
+    mix = " ; ".join(f"{p['weight']} × {p['symbolic']}" for p in parts)
+    return f"{where}: mixture {{{mix}}}", parts
+
+
+def _touched(board: Board, squares: list[int]) -> list[dict]:
+    seen: list[int] = []
+    for s in squares:
+        i = component_index(board, s)
+        if i not in seen:
+            seen.append(i)
+    return sorted((board[i] for i in seen), key=lambda c: c["squares"][0])
+
+
+def _texts(board: Board, squares: list[int]) -> tuple[list[str], list[list[dict[str, Any]]]]:
+    texts, parts = [], []
+    for comp in (_touched(board, squares) if squares else []):
+        text, ps = _component_text(comp)
+        texts.append(text)
+        parts.append(ps)
+    return texts, parts
+
+
+def _describe_square(board: Board, s: int) -> str:
+    comp = board[component_index(board, s)]
+    ms = members_of(comp)
+    if len(ms) == 1:
+        name = T.tile_name(ms[0][0])
+    else:
+        name = "mixture of " + ", ".join(f"{T.tile_name(t)} ({w})" for t, w in ms)
+    if len(comp["squares"]) == 2:
+        other = [x for x in comp["squares"] if x != s][0]
+        name += f" (with square {other})"
+    return name
+
+
+def explain_play(before: Board, after: Board, variant: str, card: str, squares: list[int],
+                 compact: bool = False) -> dict[str, Any]:
+    """Plain-words explanation of ``card`` on ``squares`` taking ``before`` to ``after``
+    (``compact``: without the per-member ket lists, for events kept in the state)."""
+    frame = False
+    if card in FRAME_CARDS and squares:
+        comp = before[component_index(before, squares[0])]
+        q = comp["squares"].index(squares[0])
+        frame = any(T.is_u_decorated(t, q) for t, _ in members_of(comp))
+    matrix = matrix_strings(_physical(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
+    touched_squares = sorted({s for c in _touched(before, squares) + _touched(after, squares)
+                              for s in c["squares"]}) if squares else []
+    b_texts, b_parts = _texts(before, squares)
+    a_texts, a_parts = _texts(after, squares)
+    pw_b, pw_a = p_white(before), p_white(after)
+    changes = []
+    for s in touched_squares:
+        changes.append({"square": s, "before": _describe_square(before, s),
+                        "after": _describe_square(after, s),
+                        "p_white_before": pw_b[s - 1], "p_white_after": pw_a[s - 1]})
+    words = [CARD_WORDS.get(card, "")]
+    if frame:
+        words.append(FRAME_WORDS.format(g=card))
+    if card == "H" and squares and len(before[component_index(before, squares[0])]["squares"]) == 2 \
+            and not frame and any(isinstance(t, str) and T.n_qubits(t) == 2
+                                  for t, _ in members_of(before[component_index(before, squares[0])])):
+        words.append(PAIR_H_WORDS)
+    for ch in changes:
+        if ch["before"] == ch["after"]:
+            words.append(f"Square {ch['square']}: the {ch['before']} stays as it is.")
+        else:
+            words.append(f"Square {ch['square']}: the {ch['before']} becomes the {ch['after']}.")
+        if abs(ch["p_white_before"] - ch["p_white_after"]) > 1e-9:
+            words.append(f"Chance that square {ch['square']} comes out white: "
+                         f"{round(100 * ch['p_white_before'])}% → {round(100 * ch['p_white_after'])}%.")
+    if card == "CX" and len(squares) == 2:
+        words.insert(1, f"Control: square {squares[0]}, target: square {squares[1]}.")
+    out = {"gate": card, "squares": list(squares), "frame": frame, "matrix": matrix,
+           "before": " ⊗ ".join(b_texts) if b_texts else "",
+           "after": " ⊗ ".join(a_texts) if a_texts else "",
+           "changes": changes, "text": " ".join(w for w in words if w)}
+    if not compact:
+        out["before_parts"] = [list(p) for p in b_parts]
+        out["after_parts"] = [list(p) for p in a_parts]
+    return out
+
+
+ODDS_KEYS = ("p_white", "expected_qtris", "p_win", "expected_scores", "p_win_sides")
+
+
+def odds(board: Board, colors: list[str] | None, variant: str) -> dict[str, Any]:
+    full = analyse_board(board, colors, variant)
+    return {k: full[k] for k in ODDS_KEYS + ("eve",) if k in full}
+
+
+def _diff(a: Any, b: Any) -> Any:
+    if isinstance(a, dict):
+        return {k: _diff(a[k], b[k]) for k in a if k in b}
+    if isinstance(a, list):
+        return [_diff(x, y) for x, y in zip(a, b, strict=True)]
+    return float(b) - float(a)
+
+
+def _check_squares(card: str, action: Action) -> list[int]:
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if card == "I":
+        extra = set(action) - {"card", "squares"}
+        sq = action.get("squares", [])
+        if extra or not isinstance(sq, list) or len(sq) > 1 or not all(is_int(s) and 1 <= s <= 9 for s in sq):
+            raise IllegalAction("bad_squares", "I takes no square (or one square 1–9)")
+        return []
+    if set(action) != {"card", "squares"}:
+        raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'squares']")
+    squares = action["squares"]
+    need = 2 if card == "CX" else 1
+    if (not isinstance(squares, list) or len(squares) != need
+            or not all(is_int(s) and 1 <= s <= 9 for s in squares)):
+        raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
+                            + (" as [control, target]" if card == "CX" else ""))
+    return list(squares)
+
+
+def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
+    """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in game.to_act(state):
+        raise IllegalAction("not_your_turn", "you may not play now, so there is nothing to preview")
+    if state["phase"] != "operations":
+        raise IllegalAction("no_preview", "only card plays (in the operations phase) can be previewed")
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_action", "an action must be an object")
+    if "eve_measure" in action:
+        raise IllegalAction("no_preview", "a measurement cannot be previewed: its result is left to chance")
+    card = action.get("card")
+    variant = state["variant"]
+    if card not in CARDS or card not in deck_composition(variant):
+        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
+    side = seat % state["n_sides"]
+    if card not in state["hands"][side]:
+        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
+    board = state["board"]
+    colors = state["colors"]
+    before = odds(board, colors, variant)
+    if "discard" in action:
+        if set(action) != {"card", "discard"} or action["discard"] is not True:
+            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
+        from .cards import legal_targets
+
+        if legal_targets(board, variant, card):
+            raise IllegalAction("has_target", f"the {card} card has a legal target: "
+                                "it may be discarded only when it cannot be played")
+        new_board, squares = board, []
+    else:
+        squares = _check_squares(card, action)
+        try:
+            new_board, _ops = play(board, variant, card, squares)
+        except CardError as exc:
+            raise IllegalAction(exc.code, exc.message) from None
+    from .flow import display_squares
+
+    after = odds(new_board, colors, variant)
+    explain = explain_play(board, new_board, variant, card, squares)
+    if "discard" in action:
+        explain["text"] = f"The {card} card has no legal target: discarding it leaves the board as it is."
+    return {"action": {k: v for k, v in action.items()},
+            "board": {"components": copy.deepcopy(new_board), "squares": display_squares(new_board)},
+            "analysis": after, "delta": _diff(before, after), "explain": explain}

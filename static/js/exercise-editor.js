@@ -1,0 +1,186 @@
+// The exercise editor: compose a QTris starting position visually or as JSON (the engine's
+// options), validate it on the server (the engine's own setup) and see it drawn by the real board.
+const TILES = [
+  ["W", "○ white"], ["B", "● black"], ["R", "◐ kitten right"], ["L", "◑ kitten left"], ["UP", "◓ kitten up"], ["DOWN", "◒ kitten down"],
+  ["U:W", "U·○"], ["U:B", "U·●"], ["U:R", "U·◐"], ["U:L", "U·◑"], ["U:UP", "U·◓"], ["U:DOWN", "U·◒"],
+];
+const GLYPH = { W: "○", B: "●", R: "◐", L: "◑", UP: "◓", DOWN: "◒" };
+const CARDS = ["I", "X", "Y", "Z", "H", "S", "U", "CX"];
+const BELL = ["phi+", "phi-", "psi+", "psi-"];
+
+function h(tag, attrs = {}, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return n;
+}
+const glyph = (code) => (code.startsWith("U:") ? "U·" : "") + (GLYPH[code.replace("U:", "")] || code);
+
+export async function editor({ validateUrl, boardUrl }) {
+  const $ = (id) => document.getElementById(id);
+  const examples = JSON.parse($("ex-examples").textContent);
+  const { createBoard } = await import(boardUrl);
+  const board = createBoard($("board"), { act() {} });
+  const csrf = document.querySelector("#ex-form [name=csrfmiddlewaretoken]").value;
+
+  let st = {
+    squares: ["W", "B", "R", "L", "W", "B", "R", "L", "W"].map((c) => [c]),
+    pairs: [], hands: [["U", "CX", "X", "H"], ["X", "Z", "H", "I"]], deck: "", first: "0", colors: "white", skip: true,
+  };
+  let brush = "W";
+
+  function covered() { const m = new Map(); st.pairs.forEach((p, i) => p.squares.forEach((s) => m.set(s, i))); return m; }
+
+  function toOptions() {
+    const cov = covered();
+    const o = {
+      board: st.squares.map((codes, i) => (cov.has(i + 1) ? null : codes.length === 1 ? codes[0] : [...codes])),
+    };
+    if (st.pairs.length) o.pairs = st.pairs.map((p) => ({ squares: [...p.squares], state: p.state, ...(p.decoration ? { decoration: p.decoration } : {}) }));
+    o.hands = st.hands.map((hnd) => [...hnd]);
+    const deck = st.deck.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+    if (deck.length) o.deck = deck;
+    if (st.first !== "") o.first_seat = Number(st.first);
+    if (st.colors !== "") o.colors = [st.colors, st.colors === "white" ? "black" : "white"];
+    o.skip_mulligan = st.skip;
+    return o;
+  }
+
+  function fromOptions(o) {
+    if (!o || typeof o !== "object" || !Array.isArray(o.board) || o.board.length !== 9) throw new Error("The JSON needs a \"board\" of 9 entries.");
+    st.squares = o.board.map((e) => (e === null ? ["W"] : Array.isArray(e) ? [...e] : [e]));
+    st.pairs = (o.pairs || []).map((p) => ({ squares: [...p.squares].sort((a, b) => a - b), state: p.state, decoration: p.decoration || "" }));
+    st.hands = Array.isArray(o.hands) && o.hands.length === 2 ? o.hands.map((hnd) => [...hnd, "I", "I", "I", "I"].slice(0, 4)) : st.hands;
+    st.deck = Array.isArray(o.deck) ? o.deck.join(", ") : "";
+    st.first = o.first_seat === undefined || o.first_seat === null ? "" : String(o.first_seat);
+    st.colors = Array.isArray(o.colors) ? o.colors[0] : "";
+    st.skip = !!o.skip_mulligan;
+  }
+
+  function renderPalette() {
+    const box = $("ex-palette");
+    box.replaceChildren(...TILES.map(([code, label]) => h("button", {
+      type: "button", class: "ex-tile" + (code.startsWith("U:") ? " u" : "") + (brush === code ? " picked" : ""), "data-tile": code,
+      onclick: () => { brush = code; renderPalette(); },
+    }, label)));
+  }
+
+  function renderGrid() {
+    const cov = covered();
+    const grid = $("ex-grid");
+    grid.replaceChildren(...st.squares.map((codes, i) => {
+      const sq = i + 1;
+      if (cov.has(sq)) {
+        const p = st.pairs[cov.get(sq)];
+        return h("div", { class: "ex-sq pair", "data-square": sq }, h("span", { class: "n" }, sq), `△ ${p.state}${p.decoration ? " " + p.decoration : ""}`, h("small", {}, `pair ${p.squares.join("–")}`));
+      }
+      return h("button", {
+        type: "button", class: "ex-sq" + (codes.some((c) => c.startsWith("U:")) ? " u" : ""), "data-square": sq,
+        title: "click: set the palette tile · shift-click: add it (mixture) · alt-click: remove the last",
+        onclick: (e) => {
+          if (e.altKey) { if (codes.length > 1) codes.pop(); } else if (e.shiftKey) codes.push(brush); else st.squares[i] = [brush];
+          changed();
+        },
+      }, h("span", { class: "n" }, sq), codes.map(glyph).join(" + "), codes.length > 1 ? h("small", {}, `mixture, 1/${codes.length} each`) : null);
+    }));
+  }
+
+  function renderPairs() {
+    const box = $("ex-pairs");
+    box.replaceChildren(...st.pairs.map((p, i) => {
+      const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
+        [1, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => h("option", { value: s, selected: p.squares[k] === s }, `square ${s}`)));
+      return h("div", { class: "row ex-pair" }, sqSel(0), sqSel(1),
+        h("select", { "data-pair-state": i, onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
+        h("select", { onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || "no decoration"))),
+        h("button", { type: "button", class: "link danger", onclick: () => { st.pairs.splice(i, 1); changed(); } }, "remove"));
+    }));
+  }
+
+  function renderHands() {
+    const box = $("ex-hands");
+    box.replaceChildren(...st.hands.map((hnd, side) => h("div", { class: "row ex-hand" }, h("strong", {}, side === 0 ? "Alice" : "Bob"),
+      hnd.map((c, k) => h("select", { "data-hand": `${side}-${k}`, onchange: (e) => { hnd[k] = e.target.value; changed(); } }, CARDS.map((x) => h("option", { value: x, selected: x === c }, x)))))));
+  }
+
+  function renderFields() {
+    $("ex-deck").value = st.deck;
+    $("ex-first").value = st.first;
+    $("ex-colors").value = st.colors;
+    $("ex-skip").checked = st.skip;
+  }
+
+  function renderAll() { renderPalette(); renderGrid(); renderPairs(); renderHands(); renderFields(); }
+
+  let timer = null;
+  function changed() {
+    renderGrid(); renderPairs(); renderHands();
+    $("ex-json").value = JSON.stringify(toOptions(), null, 1);
+    clearTimeout(timer);
+    timer = setTimeout(validate, 250);
+  }
+
+  async function validate() {
+    let options;
+    const out = $("ex-result");
+    try { options = JSON.parse($("ex-json").value); } catch (err) {
+      out.className = "ex-result error"; out.textContent = `The JSON is not valid: ${err.message}`; return false;
+    }
+    const reply = await fetch(validateUrl, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({ variant: $("ex-variant").value, options }) }).then((r) => r.json()).catch(() => ({ ok: false, message: "Could not reach the server." }));
+    if (!reply.ok) {
+      out.className = "ex-result error"; out.dataset.state = "bad"; out.textContent = reply.message;
+      return false;
+    }
+    out.className = "ex-result ok"; out.dataset.state = "ok";
+    const a = reply.payload.analysis;
+    out.textContent = `A valid position. White wins ${Math.round(100 * a.p_win.white)}%, Black ${Math.round(100 * a.p_win.black)}%, tie ${Math.round(100 * a.p_win.tie)}% if nobody played a card.`;
+    board.render(reply.payload, { animate: false });
+    return true;
+  }
+
+  // wiring
+  const sel = $("ex-example");
+  examples.forEach((ex, i) => sel.append(h("option", { value: i }, ex.name)));
+  sel.addEventListener("change", () => {
+    const ex = examples[Number(sel.value)];
+    if (!ex) return;
+    fromOptions(ex.options);
+    $("ex-variant").value = ex.variant;
+    if (!$("ex-name").value) $("ex-name").value = ex.name;
+    $("ex-example-text").textContent = ex.description;
+    renderAll(); changed();
+  });
+  $("ex-add-pair").addEventListener("click", () => {
+    const cov = covered();
+    const free = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((s) => !cov.has(s));
+    if (free.length < 2) return;
+    st.pairs.push({ squares: [free[free.length - 2], free[free.length - 1]], state: "phi+", decoration: "" });
+    changed();
+  });
+  $("ex-deck").addEventListener("input", (e) => { st.deck = e.target.value; changed(); });
+  $("ex-first").addEventListener("change", (e) => { st.first = e.target.value; changed(); });
+  $("ex-colors").addEventListener("change", (e) => { st.colors = e.target.value; changed(); });
+  $("ex-skip").addEventListener("change", (e) => { st.skip = e.target.checked; changed(); });
+  $("ex-variant").addEventListener("change", () => validate());
+  $("ex-validate").addEventListener("click", () => validate());
+  $("ex-load-json").addEventListener("click", () => {
+    try { fromOptions(JSON.parse($("ex-json").value)); renderAll(); validate(); } catch (err) {
+      $("ex-result").className = "ex-result error"; $("ex-result").textContent = `Cannot load: ${err.message}`;
+    }
+  });
+  // a pasted or saved position (the server re-renders the text after an error) wins over the default
+  const initial = $("ex-json").value.trim();
+  if (initial) {
+    try { fromOptions(JSON.parse(initial)); } catch { /* keep the text: the error is already shown */ }
+    renderAll();
+    validate();
+  } else {
+    renderAll(); changed();
+  }
+}

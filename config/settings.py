@@ -82,6 +82,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if "postgresql" in DATABASES["default"]["ENGINE"]:
+    # one test database per test run, so runs side by side do not drop each other's
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     # a file, not memory: the test suite's real server processes share the test database

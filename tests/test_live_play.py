@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.models import Action, Match
-from tests.support.clients import Student, receive
+from tests.support.clients import Student, receive, run_async
 from tests.support.tables import open_table
 
 pytestmark = pytest.mark.server
@@ -56,7 +56,7 @@ def test_full_game_over_websockets_with_spectating_teacher_and_replay(server, te
             await ws.close()
         return final, spectated
 
-    final, spectated = asyncio.run(scenario())
+    final, spectated = run_async(scenario())
     assert final["outcome"]["scores"] in ([1, 0], [0, 1], [0.5, 1], [1, 0.5], [1.5, 0], [0, 1.5], [2, 0], [0, 2], [0, 0])
     assert spectated["view"] == final["view"]
     match = Match.objects.get(pk=table.match_id)
@@ -95,7 +95,7 @@ def test_two_sockets_sending_the_same_seq_apply_exactly_one(server, teacher):
         await tab2.close()
         return replies
 
-    replies = asyncio.run(scenario())
+    replies = run_async(scenario())
     errors = [r for r in replies if r["type"] == "error"]
     assert len(errors) == 1 and errors[0]["code"] == "stale" and "not applied" in errors[0]["message"]
     assert list(Action.objects.filter(match_id=table.match_id).values_list("seq", flat=True)) == [0]
@@ -118,7 +118,7 @@ def test_restarting_the_server_mid_match_loses_no_acknowledged_move(server, teac
             state = views[seat]
         return state
 
-    acknowledged = asyncio.run(first_half())
+    acknowledged = run_async(first_half())
     server.restart()
 
     async def second_half():
@@ -132,7 +132,7 @@ def test_restarting_the_server_mid_match_loses_no_acknowledged_move(server, teac
             await ws.close()
         return final
 
-    final = asyncio.run(second_half())
+    final = run_async(second_half())
     assert final["outcome"] is not None
 
 
@@ -172,7 +172,7 @@ def test_malformed_messages_get_errors_and_change_nothing(server, teacher):
         await ws.close()
         return applied
 
-    applied = asyncio.run(scenario())
+    applied = run_async(scenario())
     assert applied["view"]["board"][0]["spooky"] == [{"player": "X", "move": 1}]
     assert Action.objects.filter(match_id=table.match_id).count() == 1
 
@@ -198,7 +198,7 @@ def test_a_student_acts_only_for_their_own_seat_in_their_own_session(server, tea
         except Exception as exc:  # the handshake is refused or the socket closed straight away
             return refused, not_turn, type(exc).__name__
 
-    refused, not_turn, intruder = asyncio.run(scenario())
+    refused, not_turn, intruder = run_async(scenario())
     assert refused["code"] == "not_your_seat"
     assert not_turn["code"] == "not_your_turn"
     assert intruder != "accepted"

@@ -75,9 +75,14 @@ View (``view(state, seat)``; ``seat=None`` is the spectator view)
 "last_turns", "seats": [{"seat", "chips", "in_hand", "sitting_out", "is_dealer", "qubits":
 [{"id", "slot", "shown", "bet", "superposed", "value": 0|1|None, "known": bool}]}],
 "community": [{"index", "id", "kind", "taken_by", "order"}], "plays", "events",
-"last_hand": {result + "cards": [[{"id", "value", "bet"}]]}|None, "results", "finished",
+"last_hand": {result + "cards": [[{"id", "value", "bet"}]] + "physics"}|None, "results", "finished",
 "outcome"}``. ``value`` is given only when the card is not superposed and it is shown or
 (for a seat's own view) its own. No seed, no initial values, no gate-derived phases.
+``last_hand["physics"]`` (simplified mode only, else None) is the teaching point for the
+*finished* hand, fixed at its showdown: ``{"hand", "differs", "seats": [{"seat", "score",
+"physics_expected", "cards": [{"id", "slot", "dealt", "applied", "physics_p1", "physics_ket",
+"value", "bet", "note"}]}|None]}`` -- what physics mode would have given for the same dealt
+cards and plays (all of that hand's cards are revealed by then; nothing of the current hand).
 
 Events: dicts with ``"type"`` and human ``"text"`` (1-based "Player 1", "qubit 1"; the
 machine fields ``seat``/``qubit`` are 0-based). An event with ``"visible_to": [seats]`` is
@@ -347,6 +352,8 @@ class QuantumPoker:
             last_hand["cards"] = [[{"id": q["id"], "value": q["value"], "bet": q["bet"]}
                                    for q in done["qubits"][s]]
                                   for s in range(state["players"])]
+            # simplified mode: what physics mode would have given (fixed at the showdown)
+            last_hand["physics"] = done.get("physics_summary")
         events = [e for e in state["events"]
                   if "visible_to" not in e or (seat is not None and seat in e["visible_to"])]
         return {
@@ -821,6 +828,9 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
     hand["turn"] = None
     hand["last_turns"] = []
     hand["result"] = result
+    if not physics:
+        # the teaching point, fixed now that every card is revealed (see ``_teaching_summary``)
+        hand["physics_summary"] = _teaching_summary(state, hand["number"])
     state["results"].append(result)
     state["history"].append(clone(hand))
     can_ante = [s for s in range(players) if state["chips"][s] >= ANTE]
@@ -953,6 +963,35 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
                       "cards": cards})
     return {"hand": hand["number"], "mode": "physics" if physics else "simplified",
             "seats": seats}
+
+
+def _teaching_summary(state: State, hand_number: int) -> dict:
+    """For a hand that has just ended in simplified mode: what physics mode would have given
+    for the same dealt cards and plays (``physics_counterfactual``), as shown to the whole
+    table in ``view(...)["last_hand"]["physics"]``.
+
+    It is computed once, at the showdown, and stored with the finished hand: it uses the dealt
+    values, which are secret during the hand but decide nothing after it (the next hand is
+    dealt from a fresh shuffle), and every card of the hand is revealed at the showdown anyway.
+    The gates applied to a card follow from the public plays. Nothing of the next hand is in it.
+    """
+    cf = physics_counterfactual(state, hand_number)
+    seats: list[dict | None] = []
+    for row in cf["seats"]:
+        if row is None:
+            seats.append(None)
+            continue
+        seats.append({
+            "seat": row["seat"], "physics_expected": row["physics_expected"],
+            "score": row.get("game_score"),
+            "cards": [{"id": c["id"], "slot": c["slot"], "dealt": c["initial"],
+                       "applied": list(c["gates"]), "physics_p1": c["physics_p1"],
+                       "physics_ket": c["physics_ket"], "value": c["game_value"],
+                       "bet": c["bet"], "note": c["note"]} for c in row["cards"]],
+        })
+    return {"hand": cf["hand"], "seats": seats,
+            "differs": any(c["note"] and "50/50" not in c["note"]
+                           for row in seats if row for c in row["cards"])}
 
 
 def hand_circuit(hand: dict):

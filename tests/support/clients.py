@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 
@@ -66,3 +67,10 @@ async def receive(ws, kind: str = "state", timeout: float = 10.0, where=None) ->
             if message.get("type") == kind and (where is None or where(message)):
                 return message
     return await asyncio.wait_for(wait(), timeout)
+
+
+def run_async(coro):
+    """``asyncio.run`` in a thread of its own: Playwright's sync API (the session's browser) keeps
+    an event loop running in the test thread, where ``asyncio.run`` would refuse to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -1,0 +1,52 @@
+"""Who may see statistics of a match and ask for runs: its teacher always; its players when
+the class allows it (``QuantumPolicy.students_may_run``), for their own match only."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ObjectDoesNotExist
+
+from classrooms.models import Classroom
+from games.access import match_access
+from games.models import Match
+from simulator.models import QuantumPolicy
+
+
+@dataclass(frozen=True)
+class StatsAccess:
+    match: Match
+    is_teacher: bool
+    participant_id: int | None
+    max_shots: int | None  # None: no limit beyond the global one
+
+
+def classroom_of(match: Match) -> Classroom | None:
+    try:
+        return match.table.session.classroom
+    except ObjectDoesNotExist:
+        return None
+
+
+def policy_of(classroom: Classroom | None) -> QuantumPolicy:
+    if classroom is None:
+        return QuantumPolicy(students_may_run=False)
+    return QuantumPolicy.objects.filter(classroom=classroom).first() or QuantumPolicy(
+        classroom=classroom)
+
+
+def stats_access(match_id: int, user, session) -> StatsAccess | None:
+    access = match_access(match_id, user, session)
+    if access is None:
+        return None
+    match = Match.objects.select_related("table__session__classroom").get(pk=match_id)
+    if access.is_teacher:
+        return StatsAccess(match, True, None, None)
+    policy = policy_of(classroom_of(match))
+    if not policy.students_may_run:
+        return None
+    if match.status != Match.Status.FINISHED and not (match.game == "qtris" and match.show_odds):
+        return None  # mid-game statistics would reveal hidden cards or odds the class hides
+    seat_holders = set(match.seats.filter(participant_id__in=access.participant_ids)
+                       .values_list("participant_id", flat=True))
+    pid = next(iter(sorted(seat_holders)), None)
+    return StatsAccess(match, False, pid, policy.student_max_shots)

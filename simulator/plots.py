@@ -1,0 +1,108 @@
+"""Plots as SVG text, drawn with the field's own tools (qiskit.visualization, matplotlib on
+the Agg backend), with fonts big enough for a projector."""
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+_LOCK = threading.Lock()  # pyplot keeps global state
+BIG = {"font.size": 16, "axes.titlesize": 20, "axes.labelsize": 18, "xtick.labelsize": 15,
+       "ytick.labelsize": 15, "legend.fontsize": 15}
+
+
+def _svg(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.find("<svg"):]
+
+
+def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str | None = None) -> str:
+    """Grouped bars of score distributions (``score_table`` results), one colour per source:
+    e.g. exact, Aer, noisy device. ``actual`` is the label of the score the game really got."""
+    import matplotlib.pyplot as plt
+    from qiskit.visualization import plot_histogram
+
+    labels = sorted({row["label"] for t in series.values() for row in t["table"]})
+    data = [{row["label"]: row["fraction"] for row in t["table"]} | {lbl: 0.0 for lbl in labels
+            if lbl not in {r["label"] for r in t["table"]}} for t in series.values()]
+    with _LOCK, plt.rc_context(BIG):
+        fig = plot_histogram(data, legend=list(series), figsize=(12, 6), bar_labels=False,
+                             title=title, sort="asc")
+        ax = fig.axes[0]
+        ax.set_ylabel("probability / fraction of shots")
+        if actual is not None:
+            for tick in ax.get_xticklabels():
+                if tick.get_text() == actual:
+                    tick.set_color("#b91c1c")
+                    tick.set_fontweight("bold")
+        return _svg(fig)
+
+
+def counts_histogram(counts: dict[str, int], title: str) -> str:
+    """The plain qiskit histogram of a count dictionary."""
+    import matplotlib.pyplot as plt
+    from qiskit.visualization import plot_histogram
+
+    with _LOCK, plt.rc_context(BIG):
+        return _svg(plot_histogram(counts, figsize=(12, 6), title=title, bar_labels=False))
+
+
+def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> str:
+    """One dot per player and game: expected score (x) against actual score (y)."""
+    import matplotlib.pyplot as plt
+
+    with _LOCK, plt.rc_context(BIG):
+        fig, ax = plt.subplots(figsize=(8, 7))
+        colours = {"white": "#9ca3af", "black": "#111827"}
+        for side in sorted({p[2] for p in points}):
+            xs = [p[0] for p in points if p[2] == side]
+            ys = [p[1] for p in points if p[2] == side]
+            ax.scatter(xs, ys, s=140, label=side, color=colours.get(side), edgecolors="#4f46e5",
+                       alpha=.85)
+        top = max([1.0] + [max(p[0], p[1]) for p in points]) + 0.5
+        ax.plot([0, top], [0, top], linestyle="--", color="#4f46e5", label="actual = expected")
+        ax.set_xlim(-0.2, top)
+        ax.set_ylim(-0.2, top)
+        ax.set_xlabel("expected score (exact odds)")
+        ax.set_ylabel("actual score")
+        ax.set_title(title)
+        ax.legend()
+        ax.grid(alpha=.3)
+        return _svg(fig)
+
+
+def bar_chart(values: dict[str, float], title: str, ylabel: str) -> str:
+    import matplotlib.pyplot as plt
+
+    with _LOCK, plt.rc_context(BIG):
+        fig, ax = plt.subplots(figsize=(10, 6))
+        keys = list(values)
+        ax.bar(keys, [values[k] for k in keys], color="#4f46e5")
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        ax.grid(axis="y", alpha=.3)
+        for i, k in enumerate(keys):
+            ax.annotate(f"{values[k]:g}", (i, values[k]), ha="center", va="bottom")
+        return _svg(fig)
+
+
+def circuit_drawing(circuit: Any) -> str:
+    """qiskit's own circuit drawer (matplotlib output) as SVG."""
+    import matplotlib.pyplot as plt
+
+    with _LOCK, plt.rc_context({"font.size": 14}):
+        fig = circuit.draw(output="mpl", fold=40, idle_wires=False)
+        return _svg(fig)
+
+
+def circuit_text(circuit: Any) -> str:
+    return str(circuit.draw(output="text", fold=120, idle_wires=False))

@@ -1,0 +1,38 @@
+"""A position of a match (after ``action_number`` actions) as a circuit with a scorer."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engines import get_game
+from games.models import Match
+from games.services import state_at
+from simulator.scoring import NotScorable, Scorer, scorer_for
+
+
+@dataclass
+class Position:
+    match: Match
+    action_number: int
+    state: Any
+    circuit: Any
+    scorer: Scorer
+
+
+def load_position(match: Match, action_number: int | None = None) -> Position:
+    """The position after ``action_number`` actions (default: now). Raises ``NotScorable``
+    when the game or the position has no circuit."""
+    upto = match.seq if action_number is None else action_number
+    if upto < 0 or upto > match.seq:
+        raise NotScorable(f"This match has {match.seq} actions; there is no position {upto}.")
+    state = state_at(match, upto)
+    circuit = get_game(match.game).circuit(state)
+    if circuit is None:
+        raise NotScorable("This position has no quantum circuit (for poker: physics mode is off).")
+    return Position(match, upto, state, circuit, scorer_for(match.game, state, circuit))
+
+
+def qasm3_of(circuit: Any) -> str:
+    from qiskit import qasm3
+
+    return qasm3.dumps(circuit)

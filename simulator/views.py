@@ -1,0 +1,139 @@
+"""Statistics pages: a match against its odds, its circuit, a class session's statistics,
+and a class's quantum settings (IBM token, students' access). Thin: selectors do the work."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from classrooms.models import Classroom, ClassSession
+from simulator import credentials, devices, plots, selectors
+from simulator.access import StatsAccess, policy_of, stats_access
+from simulator.models import Backend, QuantumPolicy
+from simulator.positions import qasm3_of
+from simulator.scoring import NotScorable
+
+
+def _access(request: HttpRequest, match_id: int) -> StatsAccess:
+    access = stats_access(match_id, request.user, request.session)
+    if access is None:
+        raise Http404("No statistics here for you.")
+    return access
+
+
+def _at(request: HttpRequest) -> int | None:
+    raw = request.GET.get("at", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
+    access = _access(request, match_id)
+    try:
+        odds = selectors.match_odds(access.match)
+    except NotScorable as exc:
+        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
+                      status=400)
+    series = {"exact (Born rule)": odds["exact"]}
+    if odds["aer"]:
+        series[f"Aer, {odds['aer']['shots']} shots"] = odds["aer"]["scores"]
+    if odds["noisy"]:
+        series[f"{odds['noisy']['device']}, {odds['noisy']['shots']} shots"] = odds["noisy"]["scores"]
+    if odds["ibm"]:
+        series[f"{odds['ibm']['device']} (hardware)"] = odds["ibm"]["scores"]
+    actual_label = None
+    if odds["actual"] is not None:
+        from simulator.scoring import score_label
+
+        actual_label = score_label(odds["sides"], odds["actual"])
+    histogram = plots.score_histogram(series, "Scores: exact odds and shots", actual_label)
+    return render(request, "simulator/match_stats.html", {
+        "match": access.match, "odds": odds, "histogram": histogram, "actual_label": actual_label,
+        "is_teacher": access.is_teacher, "devices": devices.device_choices(),
+        "default_device": devices.DEFAULT_DEVICE, "backends": Backend.choices,
+        "runs": selectors.runs_of(access.match, odds["action_number"]),
+        "max_shots": access.max_shots or 100_000,
+        "side_rows": [{"side": side, "actual": odds["actual"][i] if odds["actual"] else None,
+                       "expected": odds["exact"]["expected"][i], "p_win": odds["exact"]["win"][side]}
+                      for i, side in enumerate(odds["sides"])],
+        "board_rows": [odds["final_board"][i:i + 3] for i in (0, 3, 6)] if odds["final_board"] else None,
+    })
+
+
+def match_circuit(request: HttpRequest, match_id: int) -> HttpResponse:
+    access = _access(request, match_id)
+    try:
+        position = selectors.circuit_of(access.match, _at(request))
+    except NotScorable as exc:
+        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
+                      status=400)
+    return render(request, "simulator/circuit.html", {
+        "match": access.match, "position": position, "drawing": plots.circuit_drawing(position.circuit),
+        "text": plots.circuit_text(position.circuit), "qasm": qasm3_of(position.circuit),
+        "depth": position.circuit.depth(), "ops": dict(position.circuit.count_ops()),
+        "is_teacher": access.is_teacher,
+    })
+
+
+def match_circuit_qasm(request: HttpRequest, match_id: int) -> HttpResponse:
+    access = _access(request, match_id)
+    try:
+        position = selectors.circuit_of(access.match, _at(request))
+    except NotScorable as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(qasm3_of(position.circuit), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="match-{match_id}-move-{position.action_number}.qasm"')
+    return response
+
+
+@login_required
+def session_stats(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = get_object_or_404(ClassSession.objects.select_related("classroom"), pk=session_id,
+                                classroom__teacher=request.user)
+    stats = selectors.session_statistics(session)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(selectors.session_csv(stats), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="session-{session_id}-statistics.csv"'
+        return response
+    charts = {}
+    if stats["finished_tables"]:
+        charts["scores"] = plots.bar_chart(stats["score_distribution"], "Final scores over all tables",
+                                           "tables")
+        points = [(p["expected"], p["score"], p["side"]) for t in stats["tables"] for p in t["players"]
+                  if p["expected"] is not None and p["score"] is not None]
+        if points:
+            charts["luck"] = plots.expected_vs_actual(points, "Expected vs actual score")
+    return render(request, "simulator/session_stats.html",
+                  {"session": session, "stats": stats, "charts": charts})
+
+
+@login_required
+def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
+    if request.method == "POST":
+        what = request.POST.get("what")
+        if what == "token":
+            try:
+                credentials.save_token(classroom, request.POST.get("token", ""),
+                                       instance=request.POST.get("instance", ""),
+                                       channel=request.POST.get("channel") or "ibm_quantum_platform",
+                                       default_device=request.POST.get("default_device", ""))
+                messages.success(request, "The IBM Quantum token is saved (encrypted). It will not be shown again.")
+            except credentials.CredentialError as exc:
+                messages.error(request, str(exc))
+        elif what == "forget":
+            credentials.delete_token(classroom)
+            messages.success(request, "The IBM Quantum token is deleted.")
+        elif what == "policy":
+            policy = QuantumPolicy.objects.filter(classroom=classroom).first() or QuantumPolicy(classroom=classroom)
+            policy.students_may_run = request.POST.get("students_may_run") == "on"
+            raw = request.POST.get("student_max_shots", "")
+            if raw.isdigit() and 1 <= int(raw) <= 100_000:
+                policy.student_max_shots = int(raw)
+            policy.save()
+            messages.success(request, "Saved.")
+        return redirect("simulator:class-quantum", classroom.pk)
+    return render(request, "simulator/class_quantum.html", {
+        "classroom": classroom, "credential": credentials.credential_status(classroom),
+        "policy": policy_of(classroom)})

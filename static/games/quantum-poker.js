@@ -1,0 +1,422 @@
+// QuantumPoker table: a round table for 2–5 players, each with 4 qubit cards; the community row
+// of Pauli cards; the pot. Acting = click a community card, then a target qubit (SWAP: own, then
+// another player's). Shows the showdown (view.last_hand) with the physics-mode teaching point,
+// and for the teacher (seat null, payload.analysis) the expected scores and win chances.
+// Renders replay frames too ({view, legal: []}).
+//
+// Nothing secret is ever in the DOM: a card's value is written only when the view gives it
+// (the view already hides other players' hidden values from this seat).
+
+const CSS_ID = "quantum-poker-css";
+const GATE_HELP = {
+  X: "X flips the value of one of your qubits (no effect on a superposed one).",
+  Y: "Y flips the value of one of your qubits and turns it face up/down.",
+  Z: "Z doubles (or halves back) the bet on one of your qubits.",
+  H: "H lays one of your qubits down in superposition; on a laid-down qubit it flips a coin.",
+  CX: "CX applies X to a qubit of another player.",
+  SWAP: "SWAP exchanges one of your qubits with one of another player's.",
+};
+const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
+
+function ensureCss() {
+  if (document.getElementById(CSS_ID)) return;
+  const link = document.createElement("link");
+  link.id = CSS_ID;
+  link.rel = "stylesheet";
+  const here = new URL(import.meta.url);
+  link.href = new URL("../css/quantum-poker.css", here).href;
+  document.head.append(link);
+}
+
+function h(tag, attrs = {}, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  return n;
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+const same = (t, seat, slot) => t && t.seat === seat && t.qubit === slot;
+
+export function createBoard(root, { act }) {
+  ensureCss();
+  root.innerHTML = "";
+  const wrap = h("div", { class: "qp" });
+  const tableBox = h("div", { class: "qp-table", role: "group", "aria-label": "QuantumPoker table" });
+  const side = h("div", { class: "qp-side" });
+  wrap.append(tableBox, side);
+  root.append(wrap);
+
+  let last = null;
+  let picked = null;      // {card, own?}: the community card clicked, and for SWAP the own qubit
+  let lastPickKey = null; // the turn the pick belongs to (a new state clears a stale pick)
+  let toastTimer = null;
+  let noEffect = [];      // the last change's plays that had no effect (kept in the side panel)
+
+  const name = (msg, seat) => {
+    const s = (msg.seats || []).find((x) => x.index === seat);
+    return s && s.name ? s.name : `Player ${seat + 1}`;
+  };
+  const isBot = (msg, seat) => !!((msg.seats || []).find((x) => x.index === seat) || {}).bot;
+  // a replay frame has seat null but a view built for the replaying student's seat
+  const mySeat = (msg) => (msg.view.seat ?? msg.seat ?? null);
+  const legalCards = (msg) => (msg.legal || []).filter((a) => a.card !== undefined);
+  const canDeclare = (msg) => (msg.legal || []).some((a) => a.declare === true);
+
+  // ------------------------------------------------------------------ acting
+
+  // the qubits clickable now, as a map "seat:slot" → action (or "own" for SWAP's first click)
+  function targets(msg) {
+    const out = new Map();
+    if (!picked) return out;
+    const moves = legalCards(msg).filter((a) => a.card === picked.card);
+    const kind = msg.view.community[picked.card].kind;
+    if (kind === "SWAP" && picked.own === undefined) {
+      for (const a of moves) out.set(`${msg.seat}:${a.own}`, "own");
+      return out;
+    }
+    for (const a of moves) {
+      if (kind === "SWAP" && a.own !== picked.own) continue;
+      out.set(`${a.target.seat}:${a.target.qubit}`, a);
+    }
+    return out;
+  }
+
+  function pickCard(i) {
+    const msg = last;
+    if (!msg || !legalCards(msg).some((a) => a.card === i)) return;
+    picked = picked && picked.card === i ? null : { card: i };
+    refresh();
+  }
+
+  function clickQubit(seat, slot) {
+    const msg = last;
+    if (!msg || !picked) return;
+    const t = targets(msg).get(`${seat}:${slot}`);
+    if (!t) return;
+    if (t === "own") { picked = { ...picked, own: slot }; refresh(); return; }
+    picked = null;
+    act(t);
+    refresh();
+  }
+
+  function refresh() { draw(false); renderSide(); }
+
+  // ------------------------------------------------------------------ drawing
+
+  function qubitCard(msg, seatView, q, clickable, dim) {
+    const v = msg.view;
+    const mine = mySeat(msg) !== null && seatView.seat === mySeat(msg);
+    const known = q.value !== null && q.value !== undefined;
+    const secretMine = mine && known && !q.shown;
+    const cls = ["qp-qubit"];
+    cls.push(q.superposed ? "superposed" : "flat", q.shown ? "face-up" : "face-down");
+    if (secretMine) cls.push("secret-mine");
+    if (q.bet === 2) cls.push("doubled");
+    if (clickable) cls.push("target");
+    if (dim) cls.push("dim");
+    if (picked && picked.own !== undefined && mine && picked.own === q.slot) cls.push("own-picked");
+    let face;
+    let title;
+    if (q.superposed) {
+      face = q.shown ? "0+1" : "";
+      title = "Superposed (laid down): no value until it is measured";
+    } else if (known) {
+      face = String(q.value);
+      title = secretMine ? "Face down: only you see this value" : "Face up: everyone sees this value";
+    } else {
+      face = "?";
+      title = "Face down: hidden value";
+    }
+    const card = h("button", {
+      type: "button", class: cls.join(" "), "data-seat": seatView.seat, "data-slot": q.slot,
+      "data-id": q.id, "data-state": q.superposed ? "superposed" : q.shown ? "shown" : "hidden",
+      "data-value": known ? q.value : null, "data-bet": q.bet, title,
+      "aria-label": `${name(msg, seatView.seat)} qubit ${q.slot + 1}: ${title}${q.bet === 2 ? ", bet doubled" : ""}`,
+      disabled: clickable ? null : true, tabindex: clickable ? 0 : -1,
+      onclick: () => clickQubit(seatView.seat, q.slot),
+    },
+    h("span", { class: "qp-face", text: face }),
+    h("span", { class: "qp-slot", text: `q${q.slot + 1}` }),
+    secretMine ? h("span", { class: "qp-only-you", text: "only you see this" }) : null,
+    h("span", { class: "qp-bet", "aria-hidden": "true" },
+      h("i", { class: "chip" }), q.bet === 2 ? h("i", { class: "chip" }) : null));
+    if (v.phase === "over" && msg.view.last_hand) card.classList.add("revealed");
+    return card;
+  }
+
+  function seatBox(msg, seatView, pos, tmap) {
+    const v = msg.view;
+    const s = seatView.seat;
+    const mine = mySeat(msg) !== null && s === mySeat(msg);
+    const turn = v.turn === s && !v.finished;
+    const lh = v.last_hand;
+    const won = v.phase === "over" && lh && (lh.winners || []).includes(s);
+    const cls = ["qp-seat"];
+    if (mine) cls.push("me");
+    if (turn) cls.push("turn");
+    if (seatView.sitting_out) cls.push("out");
+    if (won) cls.push("won");
+    const box = h("div", { class: cls.join(" "), "data-seat": s, style: `left:${pct(pos.x)};top:${pct(pos.y)}` });
+    const head = h("div", { class: "qp-seat-head" },
+      h("span", { class: "qp-name", text: name(msg, s) + (mine ? " (you)" : "") }),
+      isBot(msg, s) ? h("span", { class: "qp-bot", title: "A bot plays this seat", text: "bot" }) : null,
+      seatView.is_dealer ? h("span", { class: "qp-dealer", title: "Dealer", text: "D" }) : null,
+      h("span", { class: "qp-chips", title: "Chips in the stack" }, h("i", { class: "chip" }), ` ${seatView.chips}`));
+    box.append(head);
+    if (seatView.sitting_out) {
+      box.append(h("div", { class: "qp-sitout", text: "sits out (no ante)" }));
+      return box;
+    }
+    const row = h("div", { class: "qp-cards" });
+    for (const q of seatView.qubits) {
+      const key = `${s}:${q.slot}`;
+      const clickable = tmap.has(key);
+      const ownPicked = mine && picked && picked.own === q.slot;
+      row.append(qubitCard(msg, seatView, q, clickable, picked !== null && !clickable && !ownPicked));
+    }
+    box.append(row);
+    if (turn) box.append(h("div", { class: "qp-turn-tag", text: v.declared_by !== null && v.declared_by !== undefined ? "last turn" : "to play" }));
+    if (v.phase === "over" && lh && lh.scores && lh.scores[s] !== null && lh.scores[s] !== undefined) {
+      box.append(h("div", { class: "qp-score-tag", text: `${lh.scores[s]} point${lh.scores[s] === 1 ? "" : "s"}${won ? " · wins" : ""}` }));
+    }
+    return box;
+  }
+
+  function community(msg) {
+    const v = msg.view;
+    const playable = new Set(legalCards(msg).map((a) => a.card));
+    const row = h("div", { class: "qp-community", role: "group", "aria-label": "Community Pauli cards" });
+    for (const c of v.community) {
+      const taken = c.taken_by !== null && c.taken_by !== undefined;
+      const can = playable.has(c.index);
+      const cls = ["qp-pauli", `k-${c.kind}`];
+      if (taken) cls.push("taken");
+      if (can) cls.push("playable");
+      if (picked && picked.card === c.index) cls.push("picked");
+      row.append(h("button", {
+        type: "button", class: cls.join(" "), "data-card": c.index, "data-kind": c.kind,
+        "data-taken-by": taken ? c.taken_by : null, disabled: can ? null : true,
+        title: taken ? `${c.kind}: taken by ${name(msg, c.taken_by)}` : GATE_HELP[c.kind],
+        onclick: () => pickCard(c.index),
+      },
+      h("span", { class: "qp-kind", text: c.kind }),
+      h("span", { class: "qp-taken", text: taken ? `${c.order + 1}. ${name(msg, c.taken_by)}` : can ? "take" : "" })));
+    }
+    return row;
+  }
+
+  function positions(n, me) {
+    // my seat at the bottom, the others clockwise (seat numbers increase clockwise)
+    const out = {};
+    for (let k = 0; k < n; k++) {
+      const seat = (me + k) % n;
+      const a = Math.PI / 2 + (2 * Math.PI * k) / n;
+      out[seat] = { x: 0.5 + 0.39 * Math.cos(a), y: 0.5 + (n > 3 ? 0.4 : 0.37) * Math.sin(a) };
+    }
+    return out;
+  }
+
+  function draw(animate) {
+    const msg = last;
+    const v = msg.view;
+    if (msg.seq !== undefined) root.dataset.seq = msg.seq;
+    root.dataset.phase = v.phase;
+    const me = mySeat(msg) ?? 0;
+    const pos = positions(v.players, me);
+    const tmap = targets(msg);
+    tableBox.replaceChildren();
+    tableBox.className = `qp-table players-${v.players}${v.community.length > 6 ? " many-cards" : ""}`;
+    tableBox.append(h("div", { class: "qp-felt" }));
+    const centre = h("div", { class: "qp-centre" });
+    centre.append(community(msg));
+    const potLine = h("div", { class: "qp-pot", "data-pot": v.pot },
+      h("span", { class: "qp-pot-chips", "aria-hidden": "true" }, ...Array.from({ length: Math.min(v.pot, 12) }, () => h("i", { class: "chip" }))),
+      h("span", { class: "qp-pot-text", text: v.phase === "over" && v.last_hand ? `Pot of ${v.last_hand.pot} awarded` : `Pot ${v.pot}` }));
+    centre.append(potLine);
+    centre.append(h("div", { class: "qp-hand-no", text: `Hand ${v.hand} of ${v.hands} · ${v.variant}${v.physics_mode ? " · physics mode" : ""}` }));
+    if (canDeclare(msg)) {
+      centre.append(h("button", { type: "button", class: "button qp-declare", "data-declare": "1",
+        onclick: () => { picked = null; act({ declare: true }); } }, "Declare measurement"));
+    }
+    if (v.declared_by !== null && v.declared_by !== undefined && v.phase === "play") {
+      centre.append(h("div", { class: "qp-declared", text: `${name(msg, v.declared_by)} declared measurement: last turns.` }));
+    }
+    tableBox.append(centre);
+    for (const seatView of v.seats) tableBox.append(seatBox(msg, seatView, pos[seatView.seat], tmap));
+    if (animate) animateEvents(msg);
+  }
+
+  // ------------------------------------------------------------------ animations & feedback
+
+  function animateEvents(msg) {
+    const events = msg.events || [];
+    const coins = events.filter((e) => e.type === "coin" || e.type === "collapse");
+    if (coins.length) flipCoin(msg, coins[0], coins.length);
+    const quiet = events.filter((e) => e.type === "play" && e.no_effect);
+    noEffect = quiet.map((e) => e.text);
+    if (quiet.length) toast(quiet.map((e) => `No effect: ${e.text}`).join(" "), "no-effect");
+    for (const e of events) {
+      if (e.type !== "play" || !e.target) continue;
+      const sel = `.qp-qubit[data-seat="${e.target.seat}"][data-slot="${e.target.qubit}"]`;
+      const el = tableBox.querySelector(sel);
+      if (el) el.classList.add(e.no_effect ? "flash-none" : "flash");
+      if (e.own !== undefined) {
+        const o = tableBox.querySelector(`.qp-qubit[data-seat="${e.seat}"][data-slot="${e.own}"]`);
+        if (o) o.classList.add("flash");
+      }
+    }
+  }
+
+  function flipCoin(msg, e, count) {
+    const heads = e.value === 1;
+    const coin = h("div", { class: "qp-coin-wrap", "data-coin": e.value, role: "status" },
+      h("div", { class: `qp-coin ${heads ? "heads" : "tails"}` },
+        h("div", { class: "qp-coin-face front", text: "1" }),
+        h("div", { class: "qp-coin-face back", text: "0" })),
+      h("div", { class: "qp-coin-text", text: (e.text || "Coin flip") + (count > 1 ? ` (+${count - 1} more)` : "") }));
+    tableBox.append(coin);
+    setTimeout(() => coin.remove(), 3200);
+  }
+
+  function toast(text, cls) {
+    const old = tableBox.querySelector(".qp-toast");
+    if (old) old.remove();
+    const t = h("div", { class: `qp-toast ${cls}`, role: "alert", text });
+    tableBox.append(t);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => t.remove(), 6000);
+  }
+
+  // ------------------------------------------------------------------ side panel
+
+  function renderSide() {
+    const msg = last;
+    const v = msg.view;
+    side.replaceChildren();
+    // what to do now
+    const mine = (msg.legal || []).length > 0;
+    if (mine) {
+      let hint;
+      if (!picked) hint = "Click a community card, then a glowing qubit.";
+      else {
+        const kind = v.community[picked.card].kind;
+        if (kind === "SWAP" && picked.own === undefined) hint = "SWAP: click one of your qubits, then another player's.";
+        else if (kind === "SWAP") hint = `SWAP: now click another player's qubit to exchange with your qubit ${picked.own + 1}.`;
+        else hint = GATE_HELP[kind] + " Click a glowing qubit.";
+      }
+      side.append(h("div", { class: "qp-hint", text: hint }));
+      if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: () => { picked = null; refresh(); } }, "Cancel"));
+    }
+    for (const text of noEffect) side.append(h("div", { class: "qp-noeffect-note", role: "note", text: `No effect: ${text}` }));
+    // the last plays
+    const plays = (v.plays || []).slice(-4);
+    if (plays.length && v.phase === "play") {
+      side.append(h("h3", { text: "Plays this hand" }));
+      const ul = h("ol", { class: "qp-plays", start: Math.max(1, v.plays.length - 3) });
+      for (const p of plays) {
+        if (p.declare) { ul.append(h("li", { text: `${name(msg, p.seat)} declared measurement` })); continue; }
+        const tgt = p.kind === "SWAP" ? `their q${p.own + 1} ↔ ${name(msg, p.target.seat)} q${p.target.qubit + 1}`
+          : `${p.target.seat === p.seat ? "own" : name(msg, p.target.seat) + "'s"} q${p.target.qubit + 1}`;
+        ul.append(h("li", {}, h("b", { text: name(msg, p.seat) }), ` ${p.kind} → ${tgt}`));
+      }
+      side.append(ul);
+    }
+    if (v.last_hand) side.append(showdown(msg, v.last_hand));
+    if (msg.analysis) side.append(analysisPanel(msg, msg.analysis));
+    side.append(h("details", { class: "qp-legend" }, h("summary", { text: "How to read the table" }),
+      h("ul", {},
+        h("li", { text: "? = face down: only its owner knows the value." }),
+        h("li", { text: "A dashed outline with “only you see this” = your face-down value." }),
+        h("li", { text: "A card lying sideways is superposed: it has no value until measured." }),
+        h("li", { text: "Two chips under a card = doubled bet (a 1 scores 2)." }),
+        h("li", { text: "D = dealer. The glowing seat is to play." }))));
+  }
+
+  function showdown(msg, lh) {
+    const box = h("section", { class: "qp-showdown", "data-hand": lh.hand });
+    const winners = (lh.winners || []).map((w) => name(msg, w));
+    box.append(h("h3", { text: `Hand ${lh.hand}: showdown` }));
+    box.append(h("p", { class: "qp-winner", text: winners.length === 1 ? `${winners[0]} wins the pot of ${lh.pot} chips.`
+      : `${winners.join(" and ")} split the pot of ${lh.pot} chips.` }));
+    const table = h("table", { class: "qp-result-table" });
+    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards" }), h("th", { text: "Score" }), h("th", { text: "Won" })));
+    (lh.cards || []).forEach((cards, s) => {
+      if (!lh.values || !lh.values[s]) return;
+      const cells = h("td", { class: "qp-mini-cards" }, ...cards.map((c) => h("span", { class: `qp-mini ${c.value === 1 ? "one" : "zero"}${c.bet === 2 ? " doubled" : ""}`, text: String(c.value), title: c.bet === 2 ? "bet doubled" : "" })));
+      table.append(h("tr", { class: (lh.winners || []).includes(s) ? "won" : "" },
+        h("td", { text: name(msg, s) }), cells, h("td", { text: String(lh.scores[s]) }), h("td", { text: lh.payouts[s] ? `+${lh.payouts[s]}` : "" })));
+    });
+    box.append(table);
+    const ph = lh.physics;
+    if (ph) {
+      const teach = h("div", { class: "qp-teach" });
+      teach.append(h("h4", { text: "Physics mode would have said…" }));
+      const notes = [];
+      for (const row of ph.seats || []) {
+        if (!row) continue;
+        for (const c of row.cards) {
+          if (!c.note) continue;
+          notes.push(h("li", {},
+            h("b", { text: `${name(msg, row.seat)} q${c.slot + 1}` }),
+            ` dealt ${c.dealt}, cards ${c.applied.join(" ") || "none"}: simplified game ${c.value}; physics ${c.physics_ket} (P(1) = ${Number(c.physics_p1).toFixed(2)}). `,
+            h("span", { class: "qp-note", text: c.note })));
+        }
+      }
+      if (notes.length) teach.append(h("ul", {}, ...notes));
+      else teach.append(h("p", { class: "muted", text: "No H was played on a card this hand, so both modes agree card by card." }));
+      const exp = (ph.seats || []).filter(Boolean).map((r) => `${name(msg, r.seat)} ${r.score} (physics: expected ${Number(r.physics_expected).toFixed(1)})`);
+      teach.append(h("p", { class: "qp-teach-scores", text: "Scores: " + exp.join(" · ") }));
+      box.append(teach);
+    }
+    return box;
+  }
+
+  function analysisPanel(msg, a) {
+    const box = h("section", { class: "qp-analysis" });
+    box.append(h("h3", { text: `Teacher: hand ${a.hand} odds` }));
+    const table = h("table", { class: "qp-result-table" });
+    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards P(1)" }), h("th", { text: "Expected pub./exact", title: "Expected score from public knowledge / from the true state" }), h("th", { text: "Win · tie" })));
+    const f = (x, d = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
+    for (let s = 0; s < msg.view.players; s++) {
+      if (!a.expected_public || a.expected_public[s] === null) continue;
+      const p = a.p_win ? a.p_win[s] : null;
+      const tie = a.p_split ? a.p_split[s] : null;
+      const cards = ((a.qubits || [])[s] || []).map((q) => h("span", { class: `qp-mini ${q.p1 === 1 ? "one" : q.p1 === 0 ? "zero" : "half"}${q.bet === 2 ? " doubled" : ""}`,
+        title: q.ket || "", text: q.p1 === 1 ? "1" : q.p1 === 0 ? "0" : q.p1 === 0.5 ? "½" : Number(q.p1).toFixed(2) }));
+      const pc = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100) + "%");
+      table.append(h("tr", { "data-seat": s },
+        h("td", { text: name(msg, s) }), h("td", { class: "qp-mini-cards" }, ...cards),
+        h("td", { text: `${f(a.expected_public[s], 1)} / ${f(a.expected_exact && a.expected_exact[s], 1)}` }),
+        h("td", {}, `${pc(p)}`, tie ? h("span", { class: "muted", text: ` · ${pc(tie)}` }) : null, h("span", { class: "qp-bar", style: `--p:${p || 0}` }))));
+    }
+    box.append(table);
+    return box;
+  }
+
+  return {
+    render(msg, { animate } = {}) {
+      if (animate) noEffect = [];
+      const key = `${msg.view.hand}:${(msg.view.plays || []).length}:${msg.seq}`;
+      if (key !== lastPickKey) { picked = null; lastPickKey = key; }
+      last = msg;
+      if (!legalCards(msg).length) picked = null;
+      draw(animate);
+      renderSide();
+    },
+    prompt(msg) {
+      if (!legalCards(msg).length && canDeclare(msg)) return "Declare measurement.";
+      if (!picked) return canDeclare(msg) ? "Take a community card, or declare measurement." : "Take a community card, then pick its target qubit.";
+      const kind = msg.view.community[picked.card].kind;
+      if (kind === "SWAP" && picked.own === undefined) return "SWAP: pick one of your qubits.";
+      if (kind === "SWAP") return "SWAP: pick another player's qubit.";
+      return OWN_KINDS.has(kind) ? `${kind}: pick one of your qubits.` : `${kind}: pick another player's qubit.`;
+    },
+  };
+}

@@ -1,0 +1,209 @@
+"""QuantumPoker in real browsers: two students (their own browser contexts) and a strong bot
+play a whole hand by clicking community cards and target qubits; at every step each student's
+page shows its own hidden values and never the other student's (compared with the DB state);
+the pot is awarded and the result, with the physics-mode teaching point, is shown. The teacher's
+page has the analysis panel, the students' pages do not."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from games.services import current_state
+from tests.support.clients import Teacher
+from tests.support.tables import TEACHER
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+SHOTS = "/tmp/qc-shots"
+KIND_PREFERENCE = ["SWAP", "CX", "H", "Y", "Z", "X"]  # exercise the two-click and cross-seat plays first
+
+DOM_CARDS = """() => ({
+  seq: document.querySelector('#board').dataset.seq ?? null,
+  cards: [...document.querySelectorAll('.qp-qubit')].map(e => ({
+    seat: Number(e.dataset.seat), slot: Number(e.dataset.slot), id: e.dataset.id,
+    value: e.dataset.value ?? null, state: e.dataset.state, face: e.querySelector('.qp-face').textContent,
+    onlyYou: !!e.querySelector('.qp-only-you'), attrs: [...e.attributes].map(a => a.name + '=' + a.value).join(' ')})),
+})"""
+
+
+def student_joins(chromium, server, code: str, name: str):
+    context = chromium.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(server.url + "/join/")
+    page.fill("input[name=code]", code.lower())
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    expect(page.locator("#lobby-status")).to_contain_text("Waiting")
+    return page
+
+
+def dom_and_state(page, timeout_ms: int = 8000):
+    """The page's cards and the DB state at the same seq (the page may lag a moment)."""
+    waited = 0
+    while True:
+        dom = page.evaluate(DOM_CARDS)
+        match = Match.objects.get()
+        if dom["seq"] is not None and int(dom["seq"]) == match.seq:
+            state = current_state(match)
+            if Match.objects.get().seq == match.seq:
+                return dom, state
+        if waited > timeout_ms:
+            raise AssertionError(f"the page stayed at seq {dom['seq']}, the DB is at {match.seq}")
+        page.wait_for_timeout(100)
+        waited += 100
+
+
+def check_secrets(page, seat: int, other_student: int) -> int:
+    """Own hidden values are shown (marked "only you see this"); the other student's hidden
+    values appear nowhere in the page. Returns how many hidden cards of the other were checked."""
+    dom, state = dom_and_state(page)
+    hand = state["hand"]
+    by_id = {c["id"]: c for c in dom["cards"]}
+    html = page.content()
+    checked = 0
+    for owner, cards in enumerate(hand["qubits"]):
+        for slot, q in enumerate(cards):
+            shown = by_id[q["id"]]
+            assert (shown["seat"], shown["slot"]) == (owner, slot)
+            if q["superposed"]:
+                assert shown["value"] is None and shown["state"] == "superposed"
+                assert shown["face"] in ("", "0+1")
+            elif q["shown"]:
+                assert shown["value"] == str(q["value"]) and shown["state"] == "shown"
+            elif owner == seat:
+                assert shown["value"] == str(q["value"]), "a student must see their own hidden value"
+                assert shown["onlyYou"] and shown["face"] == str(q["value"])
+            else:
+                assert shown["value"] is None and shown["state"] == "hidden"
+                assert shown["face"] == "?"
+                assert "data-value" not in shown["attrs"] and not shown["onlyYou"]
+                # the card's id never sits next to a value anywhere in the page
+                assert f'data-id="{q["id"]}" data-state="hidden" data-value' not in html
+                if owner == other_student:
+                    checked += 1
+    return checked
+
+
+def play_turn(page, shot: str | None) -> bool:
+    """If it is this page's turn: click a community card, then the target qubit(s)."""
+    if not page.locator("#turn.mine").count():
+        return False
+    playable = page.locator(".qp-pauli.playable")
+    expect(playable.first).to_be_visible()
+    kinds = [playable.nth(i).get_attribute("data-kind") for i in range(playable.count())]
+    kind = min(kinds, key=KIND_PREFERENCE.index)
+    card = page.locator(f".qp-pauli.playable[data-kind='{kind}']").first
+    before = page.locator("#board").get_attribute("data-seq")
+    card.click()
+    expect(page.locator(".qp-pauli.picked")).to_have_count(1)
+    targets = page.locator(".qp-qubit.target")
+    page.screenshot(path=f"{SHOTS}/poker-debug.png")
+    print(page.locator(".qp-seat").first.inner_html())
+    expect(targets.first).to_be_visible()
+    assert page.locator(".qp-qubit.dim").count() > 0  # what cannot be targeted is greyed
+    me = int(page.locator(".qp-seat.me").get_attribute("data-seat"))
+    target_seats = {int(targets.nth(i).get_attribute("data-seat")) for i in range(targets.count())}
+    if kind in ("X", "Y", "Z", "H") or kind == "SWAP":
+        assert target_seats == {me}                # own qubit first (SWAP: own, then other's)
+    else:
+        assert me not in target_seats               # CX: another player's qubit
+    if shot:
+        page.screenshot(path=f"{SHOTS}/{shot}")
+    targets.first.click()
+    if kind == "SWAP":
+        targets = page.locator(".qp-qubit.target")
+        expect(targets.first).to_be_visible()
+        assert me not in {int(targets.nth(i).get_attribute("data-seat")) for i in range(targets.count())}
+        targets.last.click()
+    page.wait_for_function(f"() => document.querySelector('#board').dataset.seq !== '{before}'", timeout=8000)
+    return True
+
+
+def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("quantum-poker", variant="classic", options={"table_size": 3, "hands": 1},
+                             bot_level="strong")
+    ada = student_joins(chromium, server, session["join_code"], "Ada")
+    bo = student_joins(chromium, server, session["join_code"], "Bo")
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    for page in (ada, bo):
+        expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
+        expect(page.locator(".qp-seat")).to_have_count(3)
+    match = Match.objects.get()
+    assert match.game == "quantum-poker"
+    seats = {p: int(p.locator(".qp-seat.me").get_attribute("data-seat")) for p in (ada, bo)}
+    assert sorted(seats.values()) != [] and len(set(seats.values())) == 2
+    bot_seat = ({0, 1, 2} - set(seats.values())).pop()
+    assert match.seats.get(index=bot_seat).bot == "strong"
+    expect(ada.locator(f".qp-seat[data-seat='{bot_seat}'] .qp-bot")).to_be_visible()
+
+    # the teacher watches with the analysis panel
+    watcher = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    watcher.goto(server.url + "/accounts/login/")
+    watcher.fill("input[name=username]", TEACHER[0])
+    watcher.fill("input[name=password]", TEACHER[1])
+    watcher.click("button[type=submit]")
+    watcher.goto(server.url + f"/matches/{match.pk}/")
+    expect(watcher.locator(".qp-analysis")).to_be_visible(timeout=10_000)
+    expect(watcher.locator(".qp-analysis tr[data-seat]")).to_have_count(3)
+
+    other = {ada: seats[bo], bo: seats[ada]}
+    checked = plays = 0
+    shot_pick = "poker-pick.png"
+    for _ in range(40):
+        if all(p.locator("#result:not(.hidden)").count() for p in (ada, bo)):
+            break
+        for page in (ada, bo):
+            if page.locator("#result:not(.hidden)").count():
+                continue
+            checked += check_secrets(page, seats[page], other[page])
+            assert page.locator(".qp-analysis").count() == 0  # students never get the analysis
+            if play_turn(page, shot_pick):
+                plays += 1
+                if plays == 1:
+                    page.screenshot(path=f"{SHOTS}/poker-table.png")
+                    watcher.screenshot(path=f"{SHOTS}/poker-teacher.png")
+                shot_pick = None
+        ada.wait_for_timeout(150)
+    assert plays >= 2 and checked >= 4
+
+    for page in (ada, bo):
+        expect(page.locator("#result")).to_be_visible(timeout=10_000)
+    match = Match.objects.get()
+    state = current_state(match)
+    assert match.status == Match.Status.FINISHED and state["finished"]
+    result = state["results"][-1]
+    names = {s.index: s.name for s in match.seats.all()}
+    for page in (ada, bo):
+        check_secrets(page, seats[page], other[page])  # everything is revealed now
+        expect(page.locator(".qp-pot-text")).to_contain_text(f"Pot of {result['pot']} awarded")
+        verdict = page.locator(".qp-winner")
+        for w in result["winners"]:
+            expect(verdict).to_contain_text(names[w])
+        expect(verdict).to_contain_text(str(result["pot"]))
+        for s, score in enumerate(result["scores"]):
+            expect(page.locator(f".qp-seat[data-seat='{s}'] .qp-score-tag")).to_contain_text(f"{score} point")
+        expect(page.locator(".qp-teach")).to_be_visible()
+        expect(page.locator("#result h2")).to_contain_text("win")
+        # the final chips on the table are the DB's
+        for s in range(3):
+            expect(page.locator(f".qp-seat[data-seat='{s}'] .qp-chips")).to_have_text(re.compile(rf"^\s*{state['chips'][s]}\s*$"))
+    dealt = {q["id"]: q["initial"] for cards in state["history"][-1]["qubits"] for q in cards}
+    assert len(dealt) == 12
+    ada.screenshot(path=f"{SHOTS}/poker-showdown.png", full_page=True)
+    expect(watcher.locator(".qp-showdown")).to_be_visible(timeout=10_000)
+    watcher.screenshot(path=f"{SHOTS}/poker-teacher-end.png", full_page=True)
+
+    # the replay renders the same table from the engine's frames
+    ada.click("text=Open the replay")
+    expect(ada.locator(".qp-table")).to_be_visible()
+    expect(ada.locator(".qp-seat")).to_have_count(3)
+    expect(ada.locator(".qp-pauli.playable")).to_have_count(0)
+    ada.click("#next")
+    ada.screenshot(path=f"{SHOTS}/poker-replay.png")

@@ -23,16 +23,8 @@ from games.snapshot import Snapshot, snapshot
 MAX_BOT_ACTIONS_PER_CALL = 400
 
 
-class ActionRejected(Exception):
-    """An action that was not applied, with a reason a student can read."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+class ActionRejected(IllegalAction):
+    """An action (or match set-up) the platform did not apply, with a reason a student can read."""
 
 
 @dataclass
@@ -85,10 +77,7 @@ def start_match(match_id: int) -> Applied:
         match.started_at = timezone.now()
         state = current_state(match)
         applied = Applied(match_id, match.seq)
-        state = _play_bots(match, state, applied)
-        _finish_if_over(match, state, applied)
-        match.save()
-        applied.snapshot = snapshot(match, state)
+        state = _bots_then_close(match, state, applied)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied
 
@@ -125,6 +114,15 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     return applied
 
 
+def _bots_then_close(match: Match, state: State, applied: Applied) -> State:
+    """Bots play their turns, the match finishes if it is over, and is saved and snapshotted."""
+    state = _play_bots(match, state, applied)
+    _finish_if_over(match, state, applied)
+    match.save()
+    applied.snapshot = snapshot(match, state)
+    return state
+
+
 def _apply(match: Match, state: State, seat: int, action: object, applied: Applied,
            *, by_bot: bool) -> State:
     game = get_game(match.game)
@@ -148,9 +146,9 @@ def _play_bots(match: Match, state: State, applied: Applied, seats=None) -> Stat
     for _ in range(MAX_BOT_ACTIONS_PER_CALL):
         if game.outcome(state) is not None:
             break
-        waiting = [s for s in game.to_act(state) if s in bots]
-        if not waiting:
-            break
+        waiting = game.to_act(state)
+        if not waiting or any(s not in bots for s in waiting):
+            break  # a person's decision is awaited (a bot never pre-empts its human teammates)
         seat = waiting[0]
         legal = game.legal_actions(state, seat)
         if not legal:
@@ -222,9 +220,6 @@ def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied 
             return None
         state = current_state(match)
         applied = Applied(match_id, match.seq)
-        state = _play_bots(match, state, applied)
-        _finish_if_over(match, state, applied)
-        match.save()
-        applied.snapshot = snapshot(match, state)
+        state = _bots_then_close(match, state, applied)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied

@@ -8,20 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
+from tests.support.browser import student_joins
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 SHOTS = "/tmp/qc-shots"
-
-
-def student_joins(chromium, server, code: str, name: str):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(server.url + "/join/")
-    page.fill("input[name=code]", code.lower())
-    page.fill("input[name=name]", name)
-    page.click("button[type=submit]")
-    expect(page.locator("#lobby-status")).to_contain_text("Waiting")
-    return page
 
 
 def play_one_turn(page) -> bool:

@@ -50,3 +50,15 @@ def test_bots_play_their_turns_inside_the_same_transaction():
     with pytest.raises(services.ActionRejected) as stale:
         services.submit_action(match.pk, 1, 1, {"squares": [6, 7]}, participant_ids=(1,))
     assert stale.value.code == "stale"
+
+
+def test_a_bot_on_a_team_leaves_the_decisions_to_its_human_teammate():
+    options = copy.deepcopy(OPTIONS)
+    options["hands"] = [["U", "CX", "X", "H"], ["Z", "Y", "I", "X"]]
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bot B", bot="random"),
+               services.SeatHolder("Bot A", bot="random"), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("qtris", holders, variant="advanced", options=options)
+    applied = services.start_match(match.pk)
+    assert applied.seq == 0  # side A (seats 0 and 2) is to act: Ada decides, her bot waits
+    applied = services.submit_action(match.pk, 0, 0, {"card": "X", "squares": [1]}, participant_ids=(1,))
+    assert Match.objects.get(pk=match.pk).actions.filter(by_bot=True).count() == 0

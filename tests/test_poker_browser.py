@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from games.services import current_state
+from tests.support.browser import student_joins
 from tests.support.clients import Teacher
 from tests.support.tables import TEACHER
 
@@ -27,17 +28,6 @@ DOM_CARDS = """() => ({
     value: e.dataset.value ?? null, state: e.dataset.state, face: e.querySelector('.qp-face').textContent,
     onlyYou: !!e.querySelector('.qp-only-you'), attrs: [...e.attributes].map(a => a.name + '=' + a.value).join(' ')})),
 })"""
-
-
-def student_joins(chromium, server, code: str, name: str):
-    context = chromium.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.goto(server.url + "/join/")
-    page.fill("input[name=code]", code.lower())
-    page.fill("input[name=name]", name)
-    page.click("button[type=submit]")
-    expect(page.locator("#lobby-status")).to_contain_text("Waiting")
-    return page
 
 
 def dom_and_state(page, timeout_ms: int = 8000):
@@ -128,8 +118,8 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     t.login(*TEACHER)
     session = t.open_session("quantum-poker", variant="classic", options={"table_size": 3, "hands": 1},
                              bot_level="strong")
-    ada = student_joins(chromium, server, session["join_code"], "Ada")
-    bo = student_joins(chromium, server, session["join_code"], "Bo")
+    ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(1366, 900))
+    bo = student_joins(chromium, server, session["join_code"], "Bo", viewport=(1366, 900))
     assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
     assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
     for page in (ada, bo):

@@ -10,49 +10,16 @@ import random
 
 import pytest
 
-from games.engines import clone, get_game
-from games.engines.quantum_poker import _gate, physics_counterfactual
+from games.engines import get_game
+from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
 from games.services import states_of
+from tests.engines.test_quantum_poker_properties import keys_of, twin
 from tests.support.clients import run_async
 from tests.support.tables import open_table
 
 GAME = get_game("quantum-poker")
 SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known"}
-
-
-def keys_of(obj) -> set:
-    if isinstance(obj, dict):
-        return set(obj) | set().union(*(keys_of(v) for v in obj.values()))
-    if isinstance(obj, list):
-        return set().union(*(keys_of(v) for v in obj)) if obj else set()
-    return set()
-
-
-def twin(state: dict, seat: int | None) -> dict:
-    """``state`` with everything ``seat`` may not know changed: the other players' hidden values
-    (and phases), every dealt value, the seed (so future coins and deals), others' private coins."""
-    other = clone(state)
-    other["seed"] += 12345
-    physics = other["options"]["physics_mode"]
-    for hand in [other["hand"], *other["history"]]:
-        for owner, cards in enumerate(hand["qubits"]):
-            for q in cards:
-                q["initial"] ^= 1
-                if hand is not other["hand"] or hand["phase"] == "over":
-                    continue   # a finished hand is all revealed (and its teaching summary fixed)
-                if q["superposed"]:
-                    if physics:
-                        q["amps"] = _gate(q["amps"], "Z")
-                elif not q["shown"] and owner != seat:
-                    q["value"] ^= 1
-                    if physics:
-                        q["amps"] = _gate(q["amps"], "X")
-    for e in other["events"]:
-        if "visible_to" in e and seat not in e["visible_to"]:
-            e["value"] ^= 1
-            e["text"] += " (changed)"
-    return other
 
 
 # ------------------------------------------------------------------ over the real socket

@@ -11,17 +11,11 @@ from __future__ import annotations
 
 import random
 
+from games.bots.common import RandomBot
 from games.engines import Action
 from games.engines.qtris import board_from_view, play_on_board, win_metric
 from games.engines.qtris.board import component_index, make_component, measure_component, sort_board
 from games.engines.qtris.tiles import tile_set
-
-
-class RandomBot:
-    label = "Random"
-
-    def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
-        return rng.choice(legal)
 
 
 class StrongBot:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 
+from games.bots.common import RandomBot
 from games.engines import Action
 
 Model = list[list[dict] | None]  # per seat: qubit cards as {"p": P(1), "bet", "sup"}
@@ -84,13 +85,6 @@ def _simulate(model: Model, view: dict, me: int, action: Action) -> tuple[Model,
         own = action["own"]
         new[me][own], new[t["seat"]][t["qubit"]] = new[t["seat"]][t["qubit"]], new[me][own]
     return new, spent
-
-
-class RandomBot:
-    label = "Random"
-
-    def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
-        return rng.choice(legal)
 
 
 class StrongBot:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from games.bots.common import RandomBot
 from games.engines import Action
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -285,13 +286,6 @@ def _safe_actions(pos: Position, legal: list[Action], seat: int) -> list[Action]
     """The actions after which the opponent has no win available; all of them if none is."""
     safe = [a for a in legal if not has_win_available(step(pos, a), 1 - seat)]
     return safe or list(legal)
-
-
-class RandomBot:
-    label = "Random"
-
-    def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
-        return rng.choice(legal)
 
 
 class MediumBot:

@@ -20,3 +20,16 @@ def launch(playwright):
     if path is None:
         raise RuntimeError("Chromium is missing: `apt-get install -y chromium` (make test does it).")
     return playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+
+
+def student_joins(chromium, server, code: str, name: str, viewport=(1280, 900)):
+    """A student in a browser of their own: /join, the code (typed in lower case) and a name."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": viewport[0], "height": viewport[1]}).new_page()
+    page.goto(server.url + "/join/")
+    page.fill("input[name=code]", code.lower())
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    expect(page.locator("#lobby-status")).to_contain_text("Waiting")
+    return page

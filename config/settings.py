@@ -96,7 +96,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # (the Pub/Sub layer measured slower here: bench/live_latency.py; CHANNEL_LAYER_BACKEND
+            # switches it for a try)
+            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer"),
             "CONFIG": {
                 # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
                 # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.
@@ -146,6 +148,7 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # reads from Redis, survives a cache flush
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a student's laptop stays the same participant for a month
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

@@ -33,12 +33,13 @@ def participant_ids(session) -> list[int]:
     return [int(p) for p in raw if isinstance(p, int) or (isinstance(p, str) and p.isdigit())]
 
 
-def match_access(match_id: int, user, session) -> MatchAccess | None:
-    match = Match.objects.filter(pk=match_id).only("id", "teacher_id").first()
+def match_access(match_id: int, user, session, match: Match | None = None) -> MatchAccess | None:
+    """``match`` (with its seats prefetched) saves reading it again."""
+    match = match or Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     if match is None:
         return None
     ids = participant_ids(session)
-    seats = tuple(match.seats.filter(participant_id__in=ids).values_list("index", flat=True)) if ids else ()
+    seats = tuple(s.index for s in match.seats.all() if s.participant_id in ids) if ids else ()
     is_teacher = bool(user is not None and user.is_authenticated and match.teacher_id == user.pk)
     if not seats and not is_teacher:
         return None

@@ -24,6 +24,15 @@ from games.selectors import match_payload, seat_payload
 from games.snapshot import Snapshot
 
 MAX_MESSAGE_BYTES = 8192
+
+
+def in_db_pool(func):
+    """Run ``func`` on a pool of database threads (each with its own connection), not the one
+    thread Channels uses by default: actions on different matches then wait on PostgreSQL side
+    by side. Each action is one transaction with the match row locked, so order is kept."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 log = logging.getLogger(__name__)
 
 
@@ -37,7 +46,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload = await database_sync_to_async(_open)(
+        self.access, payload = await in_db_pool(_open)(
             match_id, self.scope.get("user"), self.scope.get("session"))
         if self.access is None or payload is None:
             self.access = None
@@ -80,7 +89,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "preview", "action": action, "ok": False, "code": "bad_message",
                                   "message": "A preview needs \"action\": a JSON object, from a player."})
             return
-        reply = await database_sync_to_async(services.preview_action)(
+        reply = await in_db_pool(services.preview_action)(
             self.access.match_id, self.access.seats[0], action)
         await self.send_json({"type": "preview", "action": action, **reply})
 
@@ -98,7 +107,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_error("not_your_seat", "You can only act for your own seat.", seq)
             return
         try:
-            applied = await database_sync_to_async(services.submit_action)(
+            applied = await in_db_pool(services.submit_action)(
                 self.access.match_id, seat, seq, action, participant_ids=self.access.participant_ids)
         except services.ActionRejected as exc:
             await self.send_error(exc.code, exc.message, seq)
@@ -132,7 +141,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def send_state(self, events: list | None = None) -> None:
         access = self.access
-        payload = await database_sync_to_async(_payload)(access, events)
+        payload = await in_db_pool(_payload)(access, events)
         if payload is None:
             await self.send_json({"type": "error", "code": "gone", "message": "This match no longer exists."})
             await self.close(code=4404)
@@ -149,8 +158,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
 def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
     """Who this socket is and its first payload, in one trip to the database thread."""
-    access = match_access(match_id, user, session)
-    return access, (_payload(access, None) if access else None)
+    match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
+    access = match_access(match_id, user, session, match) if match else None
+    if access is None:
+        return None, None
+    return access, match_payload(match, access.view_seat, is_teacher=access.is_teacher)
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:

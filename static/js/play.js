@@ -92,7 +92,12 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     const log = $("log");
     for (const e of events || []) {
       if (!e.text) continue;
-      log.prepend(el("div", { class: "log-line " + (e.type || "") }, e.text));
+      // engines name seats "Player 1", "Player 2", …: show the students' names instead
+      const text = e.text.replace(/\bPlayer (\d)\b/g, (all, n) => {
+        const seat = current.seats.find((s) => s.index === Number(n) - 1);
+        return seat ? seat.name : all;
+      });
+      log.prepend(el("div", { class: "log-line " + (e.type || "") }, text));
     }
     while (log.childElementCount > 60) log.lastChild.remove();
   }

@@ -289,6 +289,8 @@ def _safe_actions(pos: Position, legal: list[Action], seat: int) -> list[Action]
 
 
 class MediumBot:
+    """Takes a win available this move, else blocks the opponent's next one, else picks at random."""
+
     label = "Medium (wins and blocks)"
 
     def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
@@ -297,19 +299,18 @@ class MediumBot:
         win = _best_win(pos, legal, seat, rng)
         if win is not None:
             return win
-        return rng.choice(_safe_actions(pos, legal, seat))
+        return self.pick(pos, _safe_actions(pos, legal, seat), seat, rng)
+
+    def pick(self, pos, candidates: list[Action], seat: int, rng: random.Random) -> Action:
+        return rng.choice(candidates)
 
 
-class StrongBot:
+class StrongBot(MediumBot):
+    """As the medium bot, but among the safe actions it takes the best by ``value_after``."""
+
     label = "Strong"
 
-    def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
-        seat = view["to_act"][0]
-        pos = position_from_view(view)
-        win = _best_win(pos, legal, seat, rng)
-        if win is not None:
-            return win
-        candidates = _safe_actions(pos, legal, seat)
+    def pick(self, pos, candidates: list[Action], seat: int, rng: random.Random) -> Action:
         scored = [(value_after(step(pos, a), seat), a) for a in candidates]
         best = max(v for v, _ in scored)
         return rng.choice([a for v, a in scored if v >= best - 1e-9])

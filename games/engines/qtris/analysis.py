@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import tiles as T
-from .board import Board, joint_distribution, members_of, p_white
+from .board import Board, component_index, joint_distribution, members_of, p_white
 from .scoring import line_tables
 
 
@@ -47,20 +47,22 @@ def _kets(board: Board) -> list[dict[str, Any]]:
     return out
 
 
+def describe_square(board: Board, s: int) -> str:
+    """What lies on square ``s`` in words: a tile, a mixture, or one half of a pair."""
+    comp = board[component_index(board, s)]
+    ms = members_of(comp)
+    if len(ms) == 1:
+        name = T.tile_name(ms[0][0])
+    else:
+        name = "mixture of " + ", ".join(f"{T.tile_name(t)} ({w})" for t, w in ms)
+    if len(comp["squares"]) == 2:
+        other = [x for x in comp["squares"] if x != s][0]
+        name += f" (with square {other})"
+    return name
+
+
 def _square_names(board: Board) -> list[str]:
-    names = [""] * 9
-    for comp in board:
-        ms = members_of(comp)
-        for s in comp["squares"]:
-            if len(ms) == 1:
-                text = T.tile_name(ms[0][0])
-            else:
-                text = "mixture of " + ", ".join(f"{T.tile_name(t)} ({w})" for t, w in ms)
-            if len(comp["squares"]) == 2:
-                other = [x for x in comp["squares"] if x != s][0]
-                text += f" (with square {other})"
-            names[s - 1] = text
-    return names
+    return [describe_square(board, s) for s in range(1, 10)]
 
 
 def analyse_board(board: Board, colors: list[str] | None = None, variant: str = "basic"

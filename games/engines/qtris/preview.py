@@ -24,7 +24,7 @@ import numpy as np
 from games.engines.base import Action, IllegalAction, State
 
 from . import tiles as T
-from .analysis import analyse_board
+from .analysis import analyse_board, describe_square
 from .board import Board, component_index, members_of, p_white
 from .cards import CARDS, FRAME_CARDS, CardError, deck_composition, play
 
@@ -126,17 +126,6 @@ def _texts(board: Board, squares: list[int]) -> tuple[list[str], list[list[dict[
     return texts, parts
 
 
-def _describe_square(board: Board, s: int) -> str:
-    comp = board[component_index(board, s)]
-    ms = members_of(comp)
-    if len(ms) == 1:
-        name = T.tile_name(ms[0][0])
-    else:
-        name = "mixture of " + ", ".join(f"{T.tile_name(t)} ({w})" for t, w in ms)
-    if len(comp["squares"]) == 2:
-        other = [x for x in comp["squares"] if x != s][0]
-        name += f" (with square {other})"
-    return name
 
 
 def explain_play(before: Board, after: Board, variant: str, card: str, squares: list[int],
@@ -156,8 +145,8 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
     pw_b, pw_a = p_white(before), p_white(after)
     changes = []
     for s in touched_squares:
-        changes.append({"square": s, "before": _describe_square(before, s),
-                        "after": _describe_square(after, s),
+        changes.append({"square": s, "before": describe_square(before, s),
+                        "after": describe_square(after, s),
                         "p_white_before": pw_b[s - 1], "p_white_after": pw_a[s - 1]})
     words = [CARD_WORDS.get(card, "")]
     if frame:

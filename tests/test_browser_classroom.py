@@ -87,6 +87,7 @@ def test_teacher_and_two_students_play_a_full_game_and_open_the_replay(chromium,
     expect(ada.locator("#step-text")).to_contain_text("X1")
     ada.click("#last")
     expect(ada.locator("#step")).to_have_text(f"step {match.seq} / {match.seq}")
+    expect(ada.locator("#step-text")).to_contain_text(re.compile(r"(Ada|Bo)( and (Ada|Bo))? won|A draw"))
     ada.click("#prev")
     expect(ada.locator("#step")).to_have_text(f"step {match.seq - 1} / {match.seq}")
     ada.screenshot(path=f"{SHOTS}/replay.png")

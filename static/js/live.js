@@ -39,3 +39,11 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
+
+// engines name seats "Player 1", "Player 2", …: the students' names instead
+export function namedSeats(text, seats) {
+  return text.replace(/\bPlayer (\d)\b/g, (all, n) => {
+    const seat = seats.find((s) => s.index === Number(n) - 1);
+    return seat ? seat.name : all;
+  });
+}

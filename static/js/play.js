@@ -1,5 +1,5 @@
 // The live match page: one socket, the game's board module renders the seat's view.
-import { connect, el } from "./live.js";
+import { connect, el, namedSeats } from "./live.js";
 
 export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }) {
   const $ = (id) => document.getElementById(id);
@@ -92,11 +92,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     const log = $("log");
     for (const e of events || []) {
       if (!e.text) continue;
-      // engines name seats "Player 1", "Player 2", …: show the students' names instead
-      const text = e.text.replace(/\bPlayer (\d)\b/g, (all, n) => {
-        const seat = current.seats.find((s) => s.index === Number(n) - 1);
-        return seat ? seat.name : all;
-      });
+      const text = namedSeats(e.text, current.seats);
       log.prepend(el("div", { class: "log-line " + (e.type || "") }, text));
     }
     while (log.childElementCount > 60) log.lastChild.remove();

@@ -1,5 +1,7 @@
 // Step back and forth through every move of a finished match, rebuilt by the engine.
-export async function replay({ boardUrl, frames, seats }) {
+import { namedSeats } from "./live.js";
+
+export async function replay({ boardUrl, frames, seats, outcome }) {
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   const board = createBoard($("board"), { act() {} });
@@ -9,11 +11,20 @@ export async function replay({ boardUrl, frames, seats }) {
   function show(k, animate) {
     i = Math.max(0, Math.min(frames.length - 1, k));
     const f = frames[i];
-    board.render({ view: f.view, legal: [], seat: null, to_act: [], events: f.events, outcome: null, replay: true,
-                   seats: Array.from({ length: seats }, (_, n) => ({ index: n })) }, { animate });
+    const last = i === frames.length - 1;
+    board.render({ view: f.view, legal: [], seat: null, to_act: [], events: f.events, outcome: last ? outcome : null,
+                   replay: true, seats }, { animate });
     $("step").textContent = `step ${i} / ${frames.length - 1}`;
-    $("step-text").textContent = i === 0 ? "The start." : f.events.map((e) => e.text).filter(Boolean).join(" · ") || JSON.stringify(f.action);
+    const said = f.events.map((e) => e.text).filter(Boolean).map((t) => namedSeats(t, seats)).join(" · ");
+    $("step-text").textContent = i === 0 ? "The start." : said || JSON.stringify(f.action);
+    if (last && outcome) $("step-text").textContent += " · " + verdict(outcome);
     scrub.value = i;
+  }
+  function verdict(o) {
+    const winners = o.winners || [];
+    const scores = seats.map((s) => `${s.name}: ${(o.scores || [])[s.index] ?? "–"}`).join(", ");
+    if (!winners.length) return `A draw (${scores}).`;
+    return `${winners.map((w) => (seats.find((s) => s.index === w) || { name: `seat ${w}` }).name).join(" and ")} won (${scores}).`;
   }
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(i - 1);

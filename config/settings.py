@@ -127,6 +127,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "quantum-classroom")
+SIMULATOR_QUEUE = os.environ.get("SIMULATOR_QUEUE", "")  # circuit runs' queue (default: the one above)
 # an unacknowledged task (its worker died) is handed to another worker after this long
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
 

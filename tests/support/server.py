@@ -29,8 +29,9 @@ def test_database_url() -> str:
 
 
 class LiveServer:
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, extra_env: dict[str, str] | None = None):
         self.port = port or free_port()
+        self.extra_env = extra_env or {}
         self.process: subprocess.Popen | None = None
         self.log_path = ROOT / f".server-{self.port}.log"
 
@@ -48,6 +49,7 @@ class LiveServer:
         env["DJANGO_SETTINGS_MODULE"] = "config.settings"
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         env.setdefault("JOIN_WRONG_CODES_PER_MINUTE", "10")
+        env.update(self.extra_env)
         return env
 
     def start(self) -> None:

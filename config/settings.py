@@ -86,7 +86,9 @@ if "postgresql" in DATABASES["default"]["ENGINE"]:
     # one test database per test run, so runs side by side do not drop each other's
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # BEGIN IMMEDIATE: a second writer waits its turn (then sees the new log) instead of failing
+    # with "database is locked" when two moves arrive at once
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
     # a file, not memory: the test suite's real server processes share the test database
     # (one per test run, so runs side by side do not share it)
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}

@@ -171,3 +171,26 @@ def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
 def physical_matrix(card: str, frame: bool) -> np.ndarray:
     g = exact.GATES[card]
     return exact.U @ g @ exact.U if frame else g
+
+
+def card_squares(card: str, action: dict) -> list[int]:
+    """The squares a card action names, checked for shape: none or one for I, [control, target]
+    for CX, one square for the others, each 1–9. Raises IllegalAction saying what is wrong."""
+    from games.engines.base import IllegalAction
+
+    def is_square(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 9
+
+    need = None if card == "I" else 2 if card == "CX" else 1
+    if not set(action) <= {"card", "squares"} or (need is not None and "squares" not in action):
+        keys = "['card'] (optional ['squares'])" if need is None else "['card', 'squares']"
+        raise IllegalAction("bad_action", f"this action needs exactly the keys {keys}")
+    squares = action.get("squares", [])
+    if need is None:
+        if not isinstance(squares, list) or len(squares) > 1 or not all(is_square(s) for s in squares):
+            raise IllegalAction("bad_squares", "I takes no square (or one square 1–9)")
+        return []
+    if not isinstance(squares, list) or len(squares) != need or not all(is_square(s) for s in squares):
+        raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
+                            + (" as [control, target]" if card == "CX" else ""))
+    return list(squares)

@@ -54,7 +54,7 @@ from .board import (
     parse_board,
     random_board,
 )
-from .cards import CARDS, CardError, deck_composition, full_deck, legal_targets, play
+from .cards import CARDS, CardError, card_squares, deck_composition, full_deck, legal_targets, play
 from .preview import explain_play
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
@@ -544,21 +544,7 @@ class QTris:
             events.append({"type": "discard", "side": side, "card": card,
                            "text": f"{self._name(state, side)} discards {card} (no legal target)"})
         else:
-            if card == "I":
-                self._expect_keys(action, {"card"}, {"squares"})
-                sq = action.get("squares", [])
-                if not isinstance(sq, list) or len(sq) > 1 or not all(
-                        _is_int(s) and 1 <= s <= 9 for s in sq):
-                    raise _illegal("bad_squares", "I takes no square (or one square 1–9)")
-                squares: list[int] = []
-            else:
-                self._expect_keys(action, {"card", "squares"})
-                squares = action["squares"]
-                need = 2 if card == "CX" else 1
-                if (not isinstance(squares, list) or len(squares) != need
-                        or not all(_is_int(s) and 1 <= s <= 9 for s in squares)):
-                    raise _illegal("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
-                                   + (" as [control, target]" if card == "CX" else ""))
+            squares = card_squares(card, action)
             before = state["board"]
             try:
                 board, ops = play(state["board"], variant, card, squares)

@@ -26,7 +26,7 @@ from games.engines.base import Action, IllegalAction, State
 from . import tiles as T
 from .analysis import analyse_board, describe_square
 from .board import Board, component_index, members_of, p_white
-from .cards import CARDS, FRAME_CARDS, CardError, deck_composition, play
+from .cards import CARDS, FRAME_CARDS, CardError, card_squares, deck_composition, play
 
 SQRT2 = math.sqrt(2.0)
 SQRT3 = math.sqrt(3.0)
@@ -191,27 +191,6 @@ def _diff(a: Any, b: Any) -> Any:
     return float(b) - float(a)
 
 
-def _check_squares(card: str, action: Action) -> list[int]:
-    def is_int(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    if card == "I":
-        extra = set(action) - {"card", "squares"}
-        sq = action.get("squares", [])
-        if extra or not isinstance(sq, list) or len(sq) > 1 or not all(is_int(s) and 1 <= s <= 9 for s in sq):
-            raise IllegalAction("bad_squares", "I takes no square (or one square 1–9)")
-        return []
-    if set(action) != {"card", "squares"}:
-        raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'squares']")
-    squares = action["squares"]
-    need = 2 if card == "CX" else 1
-    if (not isinstance(squares, list) or len(squares) != need
-            or not all(is_int(s) and 1 <= s <= 9 for s in squares)):
-        raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
-                            + (" as [control, target]" if card == "CX" else ""))
-    return list(squares)
-
-
 def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in game.to_act(state):
@@ -242,7 +221,7 @@ def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
                                 "it may be discarded only when it cannot be played")
         new_board, squares = board, []
     else:
-        squares = _check_squares(card, action)
+        squares = card_squares(card, action)
         try:
             new_board, _ops = play(board, variant, card, squares)
         except CardError as exc:

@@ -9,7 +9,9 @@ def session_group(session_id: int) -> str:
     return f"session.{session_id}"
 
 
-def announce_session_changed(session_id: int) -> None:
+def announce_session_changed(session_id: int, *, teacher_only: bool = False) -> None:
+    """``teacher_only``: only the dashboard shows what changed (a move at a table)."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(session_group(session_id), {"type": "session.changed"})
+        async_to_sync(layer.group_send)(session_group(session_id),
+                                        {"type": "session.changed", "teacher_only": teacher_only})

@@ -58,13 +58,15 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.send_payload()
 
     async def session_changed(self, event: dict) -> None:
+        if event.get("teacher_only") and not self.is_teacher:
+            return
         await self.send_payload()
 
     async def send_payload(self) -> None:
         payload = await database_sync_to_async(_payload)(self.session_id, self.is_teacher, self.participant_id)
         await self.send_json(payload)
         if payload.get("type") == "gone" or payload.get("removed"):
-            await self.close()
+            await self.close(code=4403)  # final: the page says why, and does not reconnect
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content))

@@ -2,10 +2,20 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
 from games.engines import get_game
 from games.models import Match
+from games.services import current_state
+from games.snapshot import seat_name
+
+
+def to_act(match: Match) -> list[int]:
+    """The seats whose decision a playing match awaits (from the engine's current state)."""
+    if match.status != Match.Status.PLAYING:
+        return []
+    return list(get_game(match.game).to_act(current_state(match)))
 
 
 def tables_summary(session: ClassSession) -> list[dict]:
@@ -17,7 +27,8 @@ def tables_summary(session: ClassSession) -> list[dict]:
             "match": match.pk,
             "status": match.status,
             "moves": match.seq,
-            "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None,
+            "to_act": to_act(match),
+            "seats": [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
                        "participant": s.participant_id} for s in match.seats.all()],
             "outcome": match.outcome,
             "watch_url": reverse("games:play", args=[match.pk]),
@@ -26,14 +37,27 @@ def tables_summary(session: ClassSession) -> list[dict]:
     return tables
 
 
+def roster_state(participant: Participant, current_table: dict | None, played: bool) -> str:
+    """joined (never seated yet) · seated (table waiting to start) · playing · finished (their
+    last game is over, waiting for the next) · removed."""
+    if participant.removed:
+        return "removed"
+    if current_table is not None:
+        return "playing" if current_table["status"] == Match.Status.PLAYING else "seated"
+    return "finished" if played else "joined"
+
+
 def dashboard_payload(session: ClassSession) -> dict:
     tables = tables_summary(session)
-    table_of = {s["participant"]: t["number"] for t in tables for s in t["seats"]
-                if s["participant"] and t["status"] in (Match.Status.WAITING, Match.Status.PLAYING)}
-    participants = [
-        {"id": p.pk, "name": p.display_name, "table": table_of.get(p.pk)}
-        for p in session.participants.filter(removed=False)
-    ]
+    live = (Match.Status.WAITING, Match.Status.PLAYING)
+    table_of = {s["participant"]: t for t in tables for s in t["seats"]
+                if s["participant"] and t["status"] in live}
+    played = {s["participant"] for t in tables for s in t["seats"] if s["participant"]}
+    participants = []
+    for p in session.participants.all():
+        current = None if p.removed else table_of.get(p.pk)
+        participants.append({"id": p.pk, "name": p.display_name, "table": current["number"] if current else None,
+                             "state": roster_state(p, current, p.pk in played)})
     return {
         "type": "dashboard",
         "session": session_summary(session),
@@ -60,7 +84,7 @@ def session_summary(session: ClassSession) -> dict:
 def lobby_payload(session: ClassSession, participant: Participant | None) -> dict:
     if participant is None or participant.removed:
         return {"type": "lobby", "status": session.status, "removed": True, "match": None,
-                "message": "Your teacher removed you from this session."}
+                "message": _("Your teacher removed you from this session.")}
     seat_match = Match.objects.filter(table__session=session, seats__participant_id=participant.pk) \
         .order_by("-id").first()
     payload = {"type": "lobby", "status": session.status, "removed": False,
@@ -70,4 +94,9 @@ def lobby_payload(session: ClassSession, participant: Participant | None) -> dic
         payload["match_status"] = seat_match.status
         payload["table"] = seat_match.label
         payload["play_url"] = reverse("games:play", args=[seat_match.pk])
+    if session.status == ClassSession.Status.ENDED:
+        payload["replays"] = [
+            {"table": m.label, "status": m.status, "url": reverse("games:replay", args=[m.pk])}
+            for m in Match.objects.filter(table__session=session, seats__participant_id=participant.pk,
+                                          seq__gt=0).order_by("id")]
     return payload

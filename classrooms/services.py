@@ -11,6 +11,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
@@ -18,7 +19,7 @@ from classrooms.models import Classroom, ClassSession, Participant, Table
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels
-from games.broadcast import announce_match_changed
+from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
 from games.models import Match, Seat
 
@@ -77,16 +78,22 @@ def find_joinable(code: str) -> ClassSession | None:
         status=ClassSession.Status.ENDED).first()
 
 
-def returning_participant(session: ClassSession, browser_session) -> Participant | None:
+def returning_participant(session: ClassSession, browser_session, *,
+                          removed: bool = False) -> Participant | None:
+    """The participant this browser joined as (``removed``: even if the teacher removed them)."""
     pid = (browser_session.get(SESSION_PARTICIPANTS_KEY) or {}).get(str(session.pk))
     if pid is None:
         return None
-    return Participant.objects.filter(pk=pid, session=session, removed=False).first()
+    found = Participant.objects.filter(pk=pid, session=session)
+    return (found if removed else found.filter(removed=False)).first()
 
 
 def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
-    """A student joins by name; the same browser coming back is the same participant."""
-    existing = returning_participant(session, browser_session)
+    """A student joins by name; the same browser coming back is the same participant. A browser
+    whose student the teacher removed does not come back under another name."""
+    existing = returning_participant(session, browser_session, removed=True)
+    if existing is not None and existing.removed:
+        raise SessionError("removed", gettext("Your teacher removed you from this session."))
     if existing is not None:
         return existing
     if session.status == ClassSession.Status.LOCKED:
@@ -204,6 +211,7 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     for table in session.tables.all():
         applied = match_services.replace_with_bot(table.match_id, participant.pk, level)
         if applied is not None:
+            transaction.on_commit(lambda m=table.match_id: announce_seat_lost(m, participant.pk))
             transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 
@@ -214,8 +222,12 @@ def set_status(session: ClassSession, status: str) -> None:
     session.status = status
     if status == ClassSession.Status.ENDED:
         session.ended_at = timezone.now()
-        Match.objects.filter(table__session=session, status__in=[Match.Status.WAITING, Match.Status.PLAYING]) \
-            .update(status=Match.Status.ABANDONED)
+        stopped = Match.objects.filter(table__session=session,
+                                       status__in=[Match.Status.WAITING, Match.Status.PLAYING])
+        stopped_ids = list(stopped.values_list("pk", flat=True))
+        stopped.update(status=Match.Status.ABANDONED)
+        for match_id in stopped_ids:  # the game pages open on them say so at once
+            transaction.on_commit(lambda m=match_id: announce_match_changed(m))
     session.save(update_fields=["status", "ended_at"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 

@@ -139,7 +139,7 @@ def join(request: HttpRequest) -> HttpResponse:
                     services.join(session, form.cleaned_data["name"], request.session)
                 except services.SessionError as exc:
                     form.add_error(None, exc.message)
-                    status = 403 if exc.code in {"locked", "ended"} else 400
+                    status = 403 if exc.code in {"locked", "ended", "removed"} else 400
                 else:
                     return redirect("classrooms:lobby", session.pk)
     elif request.method == "GET" and request.GET.get("code"):
@@ -151,9 +151,11 @@ def join(request: HttpRequest) -> HttpResponse:
 
 def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
     session = ClassSession.objects.filter(pk=session_id).first()
-    participant = services.returning_participant(session, request.session) if session else None
+    participant = services.returning_participant(session, request.session, removed=True) if session else None
     if participant is None:
         raise Http404("You have not joined this session: use the join code.")
+    if participant.removed:
+        return render(request, "removed.html", {}, status=403)
     initial = selectors.lobby_payload(session, participant)
     if initial.get("match") and initial.get("match_status") == "playing":
         return redirect(initial["play_url"])

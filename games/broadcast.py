@@ -29,3 +29,11 @@ def announce_match_changed(match_id: int, snapshot: Snapshot | None = None, even
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(match_group(match_id), match_changed_message(match_id, snapshot, events or []))
+
+
+def announce_seat_lost(match_id: int, participant_id: int) -> None:
+    """A student's seat was handed to a bot: their open match sockets are closed."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.seat_lost",
+                                                                "participant": participant_id})

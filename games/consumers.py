@@ -6,7 +6,10 @@ client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, a
 do, without applying it (engines resolve no chance in a preview, so nothing future leaks).
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
-``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``.
+``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``,
+``{"type": "history", "seq": n, "events": [...]}`` (on connecting: every event so far that this
+seat may see, rebuilt from the stored log), and, to a student whose seat the teacher handed to a
+bot, ``{"type": "error", "code": "removed", ...}`` before the socket closes (code 4403).
 """
 from __future__ import annotations
 
@@ -15,12 +18,13 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
 
 from games import services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.models import Match
-from games.selectors import match_payload, seat_payload
+from games.selectors import event_history, match_payload, seat_payload
 from games.snapshot import Snapshot
 
 MAX_MESSAGE_BYTES = 8192
@@ -46,7 +50,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload = await in_db_pool(_open)(
+        self.access, payload, history = await in_db_pool(_open)(
             match_id, self.scope.get("user"), self.scope.get("session"))
         if self.access is None or payload is None:
             self.access = None
@@ -57,6 +61,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.last_seq = payload["seq"]
         await self.send_json(payload)
+        await self.send_json(history)
 
     async def disconnect(self, code: int) -> None:
         if self.access is not None:
@@ -130,6 +135,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         else:
             await self.send_state(event.get("events"))
 
+    async def match_seat_lost(self, event: dict) -> None:
+        """The teacher removed a student: their sockets stop receiving the seat's view at once."""
+        if self.access.seats and event.get("participant") in self.access.participant_ids:
+            await self.send_json({"type": "error", "code": "removed", "seq": None,
+                                  "message": _("Your teacher removed you from this session.")})
+            await self.close(code=4403)
+
     async def send_snapshot(self, snap: Snapshot, events: list | None) -> None:
         """This seat's view of the match after a change, built without the database."""
         if snap.seq < self.last_seq:
@@ -156,13 +168,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
-    """Who this socket is and its first payload, in one trip to the database thread."""
+def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None, dict | None]:
+    """Who this socket is, its first payload and the event log so far, in one trip to the
+    database thread."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
-        return None, None
-    return access, match_payload(match, access.view_seat, is_teacher=access.is_teacher)
+        return None, None, None
+    return (access, match_payload(match, access.view_seat, is_teacher=access.is_teacher),
+            event_history(match, access.view_seat))
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:

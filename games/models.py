@@ -46,6 +46,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=40)
     participant_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     bot = models.CharField(max_length=20, blank=True, help_text="bot level, empty for a person")
+    former_participant_id = models.BigIntegerField(
+        null=True, blank=True, db_index=True,
+        help_text="the participant whose seat was handed to a bot (removed by the teacher)")
 
     class Meta:
         ordering = ["match", "index"]

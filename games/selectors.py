@@ -1,10 +1,11 @@
 """What a browser is sent: its own seat's view (or the public one), never the full state."""
 from __future__ import annotations
 
+from games import state_cache
 from games.access import analysis_visible
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state, states_of
+from games.services import current_state, replayed, states_of
 from games.snapshot import Snapshot, snapshot
 
 
@@ -45,6 +46,18 @@ def events_for(events: list[dict], seat: int | None) -> list[dict]:
     """The events ``seat`` may see: an event with ``visible_to`` goes only to those seats."""
     return [e for e in events if isinstance(e, dict)
             and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
+
+
+def event_history(match: Match, seat: int | None) -> dict:
+    """The whole event log of a match so far, rebuilt by the engine from the stored actions, as
+    ``seat`` may see it (None: the public events only): for a page opened or reloaded mid-game."""
+    events: list[dict] = []
+    last = None
+    for state, caused in replayed(match, match.seq):
+        events.extend(events_for(caused, seat))
+        last = state
+    state_cache.put(match.pk, match.seed, match.seq, last)
+    return {"type": "history", "match": match.pk, "seq": match.seq, "events": events}
 
 
 def replay_frames(match: Match, seat: int | None) -> list[dict]:

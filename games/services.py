@@ -18,6 +18,7 @@ from games.access import analysis_visible
 from games.bots import get_bot
 from games.engines import IllegalAction, State, chance, get_game
 from games.models import Action, Match, Seat
+from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
 
 MAX_BOT_ACTIONS_PER_CALL = 400
@@ -111,6 +112,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise ActionRejected("stale", "Someone else's move was recorded first; it was not applied.") from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished))
     return applied
 
 
@@ -183,17 +185,22 @@ def state_at(match: Match, upto: int) -> State:
 
 def states_of(match: Match, upto: int | None = None) -> list[State]:
     """Every state from the set-up through action ``upto`` (all by default), rebuilt by the engine."""
+    return [state for state, _ in replayed(match, upto)]
+
+
+def replayed(match: Match, upto: int | None = None):
+    """The engine's replay of the stored log: (state, events of the action that led to it), from
+    the set-up (with no events) through action ``upto`` (all by default)."""
     game = get_game(match.game)
     state = game.setup(players=match.players, variant=match.variant, seed=match.seed,
                        options=match.options)
-    states = [state]
+    yield state, []
     log = match.actions.order_by("seq").values_list("seat", "action")
     if upto is not None:
         log = log[:upto]
     for seat, action in log:
-        state, _ = game.apply(state, seat, action)
-        states.append(state)
-    return states
+        state, events = game.apply(state, seat, action)
+        yield state, events
 
 
 def preview_action(match_id: int, seat: int, action: dict) -> dict:
@@ -212,14 +219,19 @@ def preview_action(match_id: int, seat: int, action: dict) -> dict:
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:
-    """A removed student's seat is handed to a bot, which plays at once if it is its turn."""
+    """A removed student's seat is handed to a bot (the seat remembers whose it was), which plays
+    at once if it is its turn. None when the student held no seat here."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        changed = match.seats.filter(participant_id=participant_id).update(participant_id=None, bot=level)
-        if not changed or match.status != Match.Status.PLAYING:
+        changed = match.seats.filter(participant_id=participant_id).update(
+            participant_id=None, bot=level, former_participant_id=participant_id)
+        if not changed:
             return None
         state = current_state(match)
         applied = Applied(match_id, match.seq)
-        state = _bots_then_close(match, state, applied)
+        if match.status == Match.Status.PLAYING:
+            state = _bots_then_close(match, state, applied)
+        else:
+            applied.snapshot = snapshot(match, state)  # the new seat names, for the pages open on it
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     return applied

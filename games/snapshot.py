@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from django.utils.translation import gettext as _
+
 from games.engines import State
 from games.models import Match
 
@@ -29,8 +31,15 @@ class Snapshot:
         return cls(**data)
 
 
+def seat_name(seat) -> str:
+    """The name shown for a seat: a student's seat handed to a bot says whose it was."""
+    if seat.bot and seat.former_participant_id is not None:
+        return _("Bot (was %(name)s)") % {"name": seat.name}
+    return seat.name
+
+
 def seats_summary(seats) -> list[dict]:
-    return [{"index": s.index, "name": s.name, "bot": s.bot or None} for s in seats]
+    return [{"index": s.index, "name": seat_name(s), "bot": s.bot or None} for s in seats]
 
 
 def snapshot(match: Match, state: State, seats=None) -> Snapshot:

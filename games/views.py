@@ -4,32 +4,51 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.access import LOBBY_URL_KEY, match_access
+from games.access import LOBBY_URL_KEY, match_access, participant_ids
 from games.engines import get_game
-from games.models import Match
+from games.models import Match, Seat
 from games.selectors import replay_frames
 from games.snapshot import seats_summary
+
+
+class SeatLost(Exception):
+    """This browser's student was removed by the teacher: their seat went to a bot."""
 
 
 def _match_for(request: HttpRequest, match_id: int):
     access = match_access(match_id, request.user, request.session)
     if access is None:
+        ids = participant_ids(request.session)
+        if ids and Seat.objects.filter(match_id=match_id, former_participant_id__in=ids).exists():
+            raise SeatLost
         raise Http404("No match here for you.")
     return Match.objects.get(pk=match_id), access
 
 
+def seat_lost_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "removed.html", {}, status=403)
+
+
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
-    match, access = _match_for(request, match_id)
+    try:
+        match, access = _match_for(request, match_id)
+    except SeatLost:
+        return seat_lost_page(request)
+    table = getattr(match, "table", None)  # a class session's table (classrooms), if any
     return render(request, "games/play.html", {
         "match": match, "game": get_game(match.game), "access": access,
         "lobby_url": request.session.get(LOBBY_URL_KEY) if access.seats else None,
+        "session_socket": f"/ws/sessions/{table.session_id}/" if table is not None and access.seats else "",
         "seat_name": next((s["name"] for s in seats_summary(match.seats.all()) if s["index"] == access.view_seat), None),
     })
 
 
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    match, access = _match_for(request, match_id)
-    if match.status != Match.Status.FINISHED and not access.is_teacher:
+    try:
+        match, access = _match_for(request, match_id)
+    except SeatLost:
+        return seat_lost_page(request)
+    if match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED) and not access.is_teacher:
         return render(request, "games/replay_wait.html", {"match": match}, status=403)
     return render(request, "games/replay.html", {
         "match": match, "game": get_game(match.game),

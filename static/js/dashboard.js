@@ -1,6 +1,14 @@
 // The teacher's live dashboard: students appear as they join; pair, start, watch, remove, lock, end.
 import { connect, el } from "./live.js";
 
+const TEXT = {
+  state: { joined: "joined", seated: "seated", playing: "playing", finished: "finished", removed: "removed" },
+  table: (n) => `table ${n}`,
+  moves: (n) => `${n} moves`,
+  toAct: (names) => `to act: ${names}`,
+  ended: "Session ended",
+};
+
 export function dashboard(sessionId, initial) {
   const $ = (id) => document.getElementById(id);
   const selected = new Set();
@@ -35,25 +43,35 @@ export function dashboard(sessionId, initial) {
     $("session-status").textContent = s.status;
     $("lock-btn").textContent = s.status === "locked" ? "Unlock" : "Lock";
     $("show-odds").checked = s.show_odds;
-    $("student-count").textContent = `(${state.participants.length})`;
-    if (s.status === "ended") document.querySelectorAll("[data-cmd]").forEach((b) => (b.disabled = true));
+    $("student-count").textContent = `(${state.participants.filter((p) => p.state !== "removed").length})`;
+    if (s.status === "ended") {
+      document.querySelectorAll("[data-cmd]").forEach((b) => (b.disabled = true));
+      // the code and the QR stop working: take them off the board at once
+      document.querySelectorAll(".qr").forEach((n) => n.remove());
+      const box = document.querySelector(".join-box");
+      if (box && !box.querySelector(".ended")) box.replaceChildren(el("div", { class: "join-code ended" }, TEXT.ended));
+    }
     $("students").replaceChildren(...state.participants.map((p) => {
-      const box = el("input", { type: "checkbox", "aria-label": `select ${p.name}`, disabled: p.table !== null });
-      box.checked = selected.has(p.id);
+      const gone = p.state === "removed";
+      const box = el("input", { type: "checkbox", "aria-label": `select ${p.name}`, disabled: p.table !== null || gone });
+      box.checked = selected.has(p.id) && !gone;
       box.addEventListener("change", () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
-      return el("li", { class: "student", "data-participant": p.id },
+      return el("li", { class: `student ${p.state}`, "data-participant": p.id, "data-state": p.state },
         box, el("span", { class: "name" }, p.name),
-        el("span", { class: "muted" }, p.table ? `table ${p.table}` : "waiting"),
-        el("button", { class: "link danger", title: `remove ${p.name}`, onclick: () => {
+        el("span", { class: "muted state" }, TEXT.state[p.state] + (p.table ? ` · ${TEXT.table(p.table)}` : "")),
+        gone ? "" : el("button", { class: "link danger", title: `remove ${p.name}`, onclick: () => {
           if (confirm(`Remove ${p.name}? A bot takes their seat.`)) send({ type: "remove", participant: p.id });
         } }, "remove"));
     }));
     $("tables").replaceChildren(...state.tables.map((t) => {
       const scores = t.outcome ? t.outcome.scores : null;
-      return el("div", { class: `table-card ${t.status}`, "data-table": t.number },
-        el("h3", {}, `Table ${t.number}`, el("span", { class: "pill" }, t.status)),
-        el("ul", {}, t.seats.map((seat) => el("li", {}, seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
-        el("div", { class: "muted" }, `${t.moves} moves`),
+      const acting = (t.to_act || []).map((i) => (t.seats.find((x) => x.index === i) || { name: `seat ${i}` }).name);
+      return el("div", { class: `table-card ${t.status}`, "data-table": t.number, "data-status": t.status },
+        el("h3", {}, `Table ${t.number}`, el("span", { class: "pill status" }, t.status)),
+        el("ul", {}, t.seats.map((seat) => el("li", { class: "seat" + ((t.to_act || []).includes(seat.index) ? " acting" : ""), "data-seat": seat.index },
+          seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
+        el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
+        acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
         t.status === "finished" ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
     }));

@@ -47,3 +47,11 @@ export function namedSeats(text, seats) {
     return seat ? seat.name : all;
   });
 }
+
+// the side a seat plays in games that name sides (X/O, Alice/Bob/Eve), from the seat's view
+export function seatSide(view, index) {
+  if (!view) return "";
+  if (Array.isArray(view.side_names) && Array.isArray(view.seat_sides)) return view.side_names[view.seat_sides[index]] || "";
+  if (Array.isArray(view.players) && typeof view.players[index] === "string") return view.players[index];
+  return "";
+}

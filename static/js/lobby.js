@@ -1,18 +1,39 @@
-import { connect } from "./live.js";
+import { connect, el } from "./live.js";
+
+const TEXT = {
+  gone: "This session is no longer available.",
+  ended: "The class session has ended. Thanks for playing!",
+  replays: "Your replays:",
+  waitingStart: (table) => `You are at ${table}. Waiting for the teacher to start…`,
+  over: "Your game is over. Waiting for your teacher to seat you for the next game…",
+  waitingSeat: "Waiting for your teacher to seat you at a table…",
+  goTable: "Go to my table",
+  lastGame: "See my last game",
+};
 
 export function lobby(sessionId, initial) {
   const status = document.getElementById("lobby-status");
   const go = document.getElementById("lobby-go");
+  const replays = document.getElementById("lobby-replays");
+  let sock = null;
   function show(p) {
-    if (p.type === "gone" || p.removed) { status.textContent = p.message || "This session is no longer available."; go.classList.add("hidden"); return; }
+    if (p.type === "gone" || p.removed) { status.textContent = p.message || TEXT.gone; go.classList.add("hidden"); return; }
     if (p.type !== "lobby") return;
-    if (p.status === "ended") { status.textContent = "The class session has ended. Thanks for playing!"; }
+    if (p.status === "ended") {
+      status.textContent = TEXT.ended;
+      go.classList.add("hidden");
+      const list = p.replays || [];
+      replays.replaceChildren(...(list.length ? [el("p", {}, TEXT.replays),
+        el("ul", {}, list.map((r) => el("li", {}, el("a", { class: "replay-link", href: r.url }, r.table))))] : []));
+      if (sock) sock.close();
+      return;
+    }
     else if (p.match && p.match_status === "playing") { location.href = p.play_url; return; }
-    else if (p.match && p.match_status === "waiting") { status.textContent = `You are at ${p.table}. Waiting for the teacher to start…`; }
-    else if (p.match) { status.textContent = "Your game is over. Waiting for your teacher to seat you for the next game…"; }
-    else { status.textContent = "Waiting for your teacher to seat you at a table…"; }
-    if (p.match) { go.href = p.play_url; go.textContent = p.match_status === "waiting" ? "Go to my table" : "See my last game"; go.classList.remove("hidden"); }
+    else if (p.match && p.match_status === "waiting") { status.textContent = TEXT.waitingStart(p.table); }
+    else if (p.match) { status.textContent = TEXT.over; }
+    else { status.textContent = TEXT.waitingSeat; }
+    if (p.match) { go.href = p.play_url; go.textContent = p.match_status === "waiting" ? TEXT.goTable : TEXT.lastGame; go.classList.remove("hidden"); }
   }
   show(initial);
-  connect(`/ws/sessions/${sessionId}/`, { onMessage: show });
+  sock = connect(`/ws/sessions/${sessionId}/`, { onMessage: show });
 }

@@ -1,12 +1,22 @@
 // The live match page: one socket, the game's board module renders the seat's view.
-import { connect, el, namedSeats } from "./live.js";
+import { connect, el, namedSeats, seatSide } from "./live.js";
 
-export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }) {
+const TEXT = {
+  removed: "Your teacher removed you from this session.",
+  ended: "The class session has ended. Thanks for playing!",
+  replays: "Your replays",
+  thisReplay: "Replay of this game",
+};
+const LOG_LINES = 1000;
+
+export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, sessionSocket }) {
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
   const previews = new Map(); // JSON of an action → resolvers waiting for its preview
   const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
+  // a student's page also follows the class session: removal and the end of the session
+  const session = sessionSocket ? connect(sessionSocket, { onMessage: onSession }) : null;
   const board = createBoard($("board"), {
     act(action) {
       if (!current) return;
@@ -43,7 +53,9 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
       waiting.forEach((resolve) => resolve(msg));
       return;
     }
+    if (msg.type === "error" && msg.code === "removed") { showRemoved(); return; }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
+    if (msg.type === "history") { renderHistory(msg.events); return; }
     if (msg.type !== "state") return;
     const fresh = !current || msg.seq !== current.seq;
     current = msg;
@@ -53,6 +65,28 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     if (fresh) renderLog(msg.events);
   }
 
+  function notice(text, links = []) {
+    const box = $("session-notice");
+    box.replaceChildren(el("strong", {}, text), ...links.flatMap((l) => [" ", el("a", { class: "button small secondary", href: l.href }, l.text)]));
+    box.classList.remove("hidden");
+  }
+  function showRemoved() {
+    sock.close();
+    if (session) session.close();
+    notice(TEXT.removed);
+    $("board").classList.add("hidden");
+    $("turn").textContent = "";
+    $("conn").textContent = "—";
+  }
+  function onSession(p) {
+    if (p.type !== "lobby") return;
+    if (p.removed) { showRemoved(); return; }
+    if (p.status === "ended") {
+      notice(TEXT.ended, [{ href: replayUrl, text: TEXT.thisReplay }].concat(lobbyUrl ? [{ href: lobbyUrl, text: TEXT.replays }] : []));
+      session.close();
+    }
+  }
+
   function seatName(msg, i) { const s = msg.seats.find((x) => x.index === i); return s ? s.name : `seat ${i}`; }
 
   function renderPlayers(msg) {
@@ -60,7 +94,11 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     box.replaceChildren(...msg.seats.map((s) => el("span", {
       class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
       "data-seat": s.index,
-    }, (board.seatLabel ? board.seatLabel(s.index, msg) + " " : "") + s.name + (s.index === msg.seat ? " (you)" : ""))));
+    }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " (you)" : ""))));
+  }
+  function sideLabel(msg, i) {
+    const side = board.seatLabel ? board.seatLabel(i, msg) : seatSide(msg.view, i);
+    return side ? `${side} — ` : "";
   }
 
   function renderTurn(msg) {
@@ -88,13 +126,18 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     turn.classList.toggle("mine", mine);
   }
 
+  // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)
+  function renderHistory(events) {
+    $("log").replaceChildren();
+    renderLog(events);
+  }
   function renderLog(events) {
     const log = $("log");
     for (const e of events || []) {
       if (!e.text) continue;
-      const text = namedSeats(e.text, current.seats);
+      const text = current ? namedSeats(e.text, current.seats) : e.text;
       log.prepend(el("div", { class: "log-line " + (e.type || "") }, text));
     }
-    while (log.childElementCount > 60) log.lastChild.remove();
+    while (log.childElementCount > LOG_LINES) log.lastChild.remove();
   }
 }

@@ -1,5 +1,5 @@
 // Step back and forth through every move of a finished match, rebuilt by the engine.
-import { namedSeats } from "./live.js";
+import { el, namedSeats, seatSide } from "./live.js";
 
 export async function replay({ boardUrl, frames, seats, outcome }) {
   const $ = (id) => document.getElementById(id);
@@ -8,6 +8,11 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
   let i = 0;
   const scrub = $("scrub");
   scrub.max = frames.length - 1;
+  // the players, with the side each one plays where the game names sides ("X — Ada")
+  $("replay-players").replaceChildren(...seats.map((s) => {
+    const side = seatSide(frames[0].view, s.index);
+    return el("span", { class: "player", "data-seat": s.index }, (side ? `${side} — ` : "") + s.name);
+  }));
   function show(k, animate) {
     i = Math.max(0, Math.min(frames.length - 1, k));
     const f = frames[i];

@@ -19,7 +19,7 @@ from games.bots import bot_levels
 from games.broadcast import match_group
 from games.engines import get_game
 from games.models import Action, Match, Seat
-from games.selectors import event_history, events_for
+from games.selectors import events_for
 from games.snapshot import seats_summary
 
 pytestmark = pytest.mark.django_db
@@ -249,6 +249,8 @@ def bots_only_poker_with_a_private_event() -> Match:
 
 
 def test_the_rebuilt_event_log_holds_only_what_each_seat_may_see():
+    from games.selectors import event_history
+
     match = bots_only_poker_with_a_private_event()
     stored = [e for a in match.actions.order_by("seq") for e in a.events]
     private = [e for e in stored if "visible_to" in e]

@@ -7,8 +7,8 @@ do, without applying it (engines resolve no chance in a preview, so nothing futu
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
 ``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``,
-``{"type": "history", "seq": n, "events": [...]}`` (on connecting: every event so far that this
-seat may see, rebuilt from the stored log), and, to a student whose seat the teacher handed to a
+the first state after connecting also holds ``"history"``: every event so far that this seat may
+see, rebuilt from the stored log (for a page reloaded or opened late); and, to a student whose seat the teacher handed to a
 bot, ``{"type": "error", "code": "removed", ...}`` before the socket closes (code 4403).
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload, history = await in_db_pool(_open)(
+        self.access, payload = await in_db_pool(_open)(
             match_id, self.scope.get("user"), self.scope.get("session"))
         if self.access is None or payload is None:
             self.access = None
@@ -61,7 +61,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.last_seq = payload["seq"]
         await self.send_json(payload)
-        await self.send_json(history)
 
     async def disconnect(self, code: int) -> None:
         if self.access is not None:
@@ -168,15 +167,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None, dict | None]:
-    """Who this socket is, its first payload and the event log so far, in one trip to the
+def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
+    """Who this socket is and its first payload (with the event log so far), in one trip to the
     database thread."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
-        return None, None, None
-    return (access, match_payload(match, access.view_seat, is_teacher=access.is_teacher),
-            event_history(match, access.view_seat))
+        return None, None
+    payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
+    payload["history"] = event_history(match, access.view_seat)
+    return access, payload
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:

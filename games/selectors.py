@@ -48,7 +48,7 @@ def events_for(events: list[dict], seat: int | None) -> list[dict]:
             and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
 
 
-def event_history(match: Match, seat: int | None) -> dict:
+def event_history(match: Match, seat: int | None) -> list[dict]:
     """The whole event log of a match so far, rebuilt by the engine from the stored actions, as
     ``seat`` may see it (None: the public events only): for a page opened or reloaded mid-game."""
     events: list[dict] = []
@@ -57,7 +57,7 @@ def event_history(match: Match, seat: int | None) -> dict:
         events.extend(events_for(caused, seat))
         last = state
     state_cache.put(match.pk, match.seed, match.seq, last)
-    return {"type": "history", "match": match.pk, "seq": match.seq, "events": events}
+    return events
 
 
 def replay_frames(match: Match, seat: int | None) -> list[dict]:

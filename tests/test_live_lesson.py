@@ -235,13 +235,13 @@ def test_ending_the_session_tells_the_game_pages_and_lists_the_students_replays(
 
 # ---------------------------------------------------------------- the event log
 
-def bots_only_poker_with_a_private_event() -> Match:
+def bots_only_poker_with_a_private_event(teacher=None) -> Match:
     """A QuantumPoker match played by bots to the end whose log holds an event for one seat only."""
     level = next(iter(bot_levels("quantum-poker")))
     for seed in range(1, 80):
         match = match_services.create_match("quantum-poker", [match_services.SeatHolder("A", bot=level),
                                                               match_services.SeatHolder("B", bot=level)],
-                                            variant="classic", seed=seed)
+                                            variant="classic", seed=seed, teacher=teacher)
         match_services.start_match(match.pk)
         if any("visible_to" in e for a in Action.objects.filter(match=match) for e in a.events):
             return Match.objects.get(pk=match.pk)
@@ -257,9 +257,20 @@ def test_the_rebuilt_event_log_holds_only_what_each_seat_may_see():
     owner = private[0]["visible_to"][0]
     other = 1 - owner
     public = [e for e in stored if "visible_to" not in e]
-    assert event_history(match, None)["events"] == public  # teacher, spectators
-    mine = event_history(match, owner)["events"]
+    assert event_history(match, None) == public  # teacher, spectators
+    mine = event_history(match, owner)
     assert mine == events_for(stored, owner) and private[0] in mine
-    theirs = event_history(match, other)["events"]
+    theirs = event_history(match, other)
     assert private[0] not in theirs and theirs == events_for(stored, other)
-    assert event_history(match, owner)["seq"] == match.seq
+
+
+def test_a_watch_socket_opened_late_starts_with_the_public_log():
+    from games.consumers import _open
+
+    teacher = User.objects.create_user("ms-noether", password="symmetry-1918-Emmy")
+    match = bots_only_poker_with_a_private_event(teacher)
+    access, payload = _open(match.pk, teacher, {})
+    assert access.is_teacher and access.view_seat is None
+    stored = [e for a in match.actions.order_by("seq") for e in a.events]
+    assert payload["history"] == [e for e in stored if "visible_to" not in e]
+    assert len(payload["history"]) < len(stored)

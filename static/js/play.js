@@ -55,14 +55,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     }
     if (msg.type === "error" && msg.code === "removed") { showRemoved(); return; }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
-    if (msg.type === "history") { renderHistory(msg.events); return; }
     if (msg.type !== "state") return;
     const fresh = !current || msg.seq !== current.seq;
     current = msg;
     board.render(msg, { animate: fresh });
     renderPlayers(msg);
     renderTurn(msg);
-    if (fresh) renderLog(msg.events);
+    if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
+    else if (fresh) renderLog(msg.events);
   }
 
   function notice(text, links = []) {

@@ -102,7 +102,7 @@ class MatchReplay(MatchAccessMixin, APIView):
     def get(self, request, match_id: int):
         access = self.access(request, match_id)
         match = Match.objects.get(pk=match_id)
-        if match.status != Match.Status.FINISHED and not access.is_teacher:
+        if match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED) and not access.is_teacher:
             return Response({"code": "not_finished", "message": "The replay opens when the match is over."}, status=403)
         seat = None if access.is_teacher else access.view_seat
         return Response({"match": match.pk, "game": match.game, "frames": replay_frames(match, seat)})

@@ -13,6 +13,7 @@ from classrooms.models import ClassSession
 from games.engines import get_game
 from games.models import Match
 from games.services import state_at
+from games.snapshot import seat_name
 from simulator import backends
 from simulator.models import Backend, Run
 from simulator.positions import Position, load_position
@@ -140,7 +141,7 @@ def _table_row(table) -> dict[str, Any] | None:
         side = seat.index % n_sides if match.game == "qtris" else seat.index
         score = scores[side] if side < len(scores) else None
         row["players"].append({
-            "seat": seat.index, "name": seat.name, "participant": seat.participant_id,
+            "seat": seat.index, "name": seat_name(seat), "participant": seat.participant_id,
             "bot": seat.bot or None, "side": colors[side] if colors and side < len(colors) else f"seat {seat.index + 1}",
             "started": row["first_side"] == side if row["first_side"] is not None else None,
             "score": score,

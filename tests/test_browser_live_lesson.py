@@ -228,3 +228,20 @@ def test_the_event_log_survives_a_reload_and_is_complete_for_a_late_watcher(chro
     assert Match.objects.get().seq == 5
     expect(watch.locator("#log .log-line")).to_have_count(
         sum(1 for a in Action.objects.filter(match=match) for e in a.events if e.get("text")))
+
+
+def test_qtris_sides_carry_the_students_names_on_the_board(chromium, server, teacher):
+    from tests.support.tables import open_table
+    from tests.test_qtris_board_browser import OPTIONS, open_page
+
+    table = open_table(server, game="qtris", variant="advanced", options=OPTIONS)
+    names = {s.index: s.name for s in Seat.objects.filter(match_id=table.match_id)}
+    alice = open_page(chromium, server, table.students[0], table.match_id)
+    bob = open_page(chromium, server, table.students[1], table.match_id)
+    for page in (alice, bob):
+        expect(page.locator(".player[data-seat='0']")).to_contain_text(f"Alice — {names[0]}")
+        expect(page.locator(".player[data-seat='1']")).to_contain_text(f"Bob — {names[1]}")
+        expect(page.locator(".qtris-status")).to_contain_text(f"Alice — {names[0]}: ○ White")
+        expect(page.locator(".qtris-status")).to_contain_text(f"Bob — {names[1]}: ● Black")
+    expect(alice.locator(".qtris-hand-box h3")).to_have_text(f"Your hand (Alice — {names[0]})")
+    expect(bob.locator(".qtris-hand-box h3")).to_have_text(f"Your hand (Bob — {names[1]})")

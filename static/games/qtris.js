@@ -410,7 +410,12 @@ export function createBoard(root, { act, preview } = {}) {
 
   // ------------------------------------------------------------ side panels
 
-  function sideName(v, s) { return (v.side_names || [])[s] || `side ${s + 1}`; }
+  // a side with the students who play it: "Alice — Zoë" (the seats' names come with the message)
+  function sideName(v, s) {
+    const side = (v.side_names || [])[s] || `side ${s + 1}`;
+    const who = ((last && last.seats) || []).filter((x) => (v.seat_sides || [])[x.index] === s).map((x) => x.name);
+    return who.length ? `${side} — ${who.join(" & ")}` : side;
+  }
   function colourOf(v, s) { return v.colors ? v.colors[s] : null; }
 
   function renderControls() {
@@ -419,7 +424,7 @@ export function createBoard(root, { act, preview } = {}) {
     const head = h("div", { class: "qtris-status" });
     if (v.turn) head.append(h("span", { class: "pill" }, `Turn ${v.turn.number} / ${v.turn.total}: ${sideName(v, v.turn.side)} · ${v.turn.plays_left} play(s) left`));
     else head.append(h("span", { class: "pill" }, { roll: "Rolling for the first player", color: "Choosing colours", mulligan: "Mulligan", over: "Game over" }[v.phase] || v.phase));
-    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${n}: ${v.colors[s] === "white" ? "○ White" : "● Black"}`).join(" · ")));
+    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ White" : "● Black"}`).join(" · ")));
     head.append(h("span", { class: "pill" }, `deck ${v.deck_size}`));
     controls.append(head);
     const L = legal();
@@ -467,7 +472,7 @@ export function createBoard(root, { act, preview } = {}) {
     const v = view();
     handBox.replaceChildren();
     if (!v.hand) { // the teacher / a spectator: no hand
-      handBox.append(h("p", { class: "muted" }, `Hands: ${v.side_names.map((n, s) => `${n} ${v.hand_sizes[s]} cards`).join(" · ")}`));
+      handBox.append(h("p", { class: "muted" }, `Hands: ${v.side_names.map((n, s) => `${sideName(v, s)} ${v.hand_sizes[s]} cards`).join(" · ")}`));
       return;
     }
     const mull = legal().some((a) => a.mulligan);
@@ -625,7 +630,7 @@ export function createBoard(root, { act, preview } = {}) {
       const s = (v.seat_sides || [])[seat];
       if (s === undefined) return "";
       const col = v.colors ? (v.colors[s] === "white" ? "○" : "●") : "";
-      return `${col} ${(v.side_names || [])[s] || ""} ·`;
+      return `${col} ${(v.side_names || [])[s] || ""}`.trim();
     },
     prompt(msg) {
       const L = msg.legal || [];

@@ -73,7 +73,7 @@ export function dashboard(sessionId, initial) {
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
-        t.status === "finished" ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
+        ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
     }));
   }
   render();

@@ -26,6 +26,18 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
+def in_memory_layer(settings):
+    """These tests read the layer from the test thread: the in-memory layer, whatever the run uses
+    (the Redis layer's queues belong to one event loop, and every ``async_to_sync`` makes another)."""
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache():
     cache.clear()
     yield

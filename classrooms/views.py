@@ -142,6 +142,8 @@ def join(request: HttpRequest) -> HttpResponse:
                     status = 403 if exc.code in {"locked", "ended"} else 400
                 else:
                     return redirect("classrooms:lobby", session.pk)
+    elif request.method == "POST":
+        status = 400  # the form says what to fix
     elif request.method == "GET" and request.GET.get("code"):
         session = services.find_joinable(request.GET["code"])
         if session is not None and services.returning_participant(session, request.session):

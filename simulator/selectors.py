@@ -16,7 +16,7 @@ from games.services import state_at
 from simulator import backends
 from simulator.models import Backend, Run
 from simulator.positions import Position, load_position
-from simulator.scoring import NotScorable, score_table
+from simulator.scoring import NotScorable, has_circuit, score_table
 
 
 def run_payload(run: Run) -> dict[str, Any]:
@@ -124,6 +124,7 @@ def _table_row(table) -> dict[str, Any] | None:
     outcome = match.outcome
     scores = outcome.get("scores", [])
     row: dict[str, Any] = {"table": table.number, "match": match.pk, "game": match.game,
+                           "has_circuit": has_circuit(match.game, match.options),
                            "players": [], "first_side": None, "winning_sides": outcome.get("winning_sides")}
     expected: list[float] | None = None
     p_win: list[float] | None = None

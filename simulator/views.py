@@ -22,6 +22,12 @@ def _access(request: HttpRequest, match_id: int) -> StatsAccess:
     return access
 
 
+def _no_circuit(request: HttpRequest, access: StatsAccess, exc: NotScorable) -> HttpResponse:
+    show_replay = access.is_teacher or access.match.status == access.match.Status.FINISHED
+    return render(request, "simulator/no_circuit.html",
+                  {"match": access.match, "reason": str(exc), "show_replay": show_replay}, status=400)
+
+
 def _at(request: HttpRequest) -> int | None:
     raw = request.GET.get("at", "")
     return int(raw) if raw.isdigit() else None
@@ -32,8 +38,7 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         odds = selectors.match_odds(access.match)
     except NotScorable as exc:
-        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
-                      status=400)
+        return _no_circuit(request, access, exc)
     series = {"exact (Born rule)": odds["exact"]}
     if odds["aer"]:
         series[f"Aer, {odds['aer']['shots']} shots"] = odds["aer"]["scores"]
@@ -65,8 +70,7 @@ def match_circuit(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         position = selectors.circuit_of(access.match, _at(request))
     except NotScorable as exc:
-        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
-                      status=400)
+        return _no_circuit(request, access, exc)
     return render(request, "simulator/circuit.html", {
         "match": access.match, "position": position, "drawing": plots.circuit_drawing(position.circuit),
         "text": plots.circuit_text(position.circuit), "qasm": qasm3_of(position.circuit),

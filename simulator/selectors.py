@@ -114,6 +114,18 @@ def match_odds(match: Match) -> dict[str, Any]:
     }
 
 
+def board_at(match: Match, action_number: int) -> dict[str, Any]:
+    """What the game's own board drawing needs to show the position: the public (spectator)
+    view, which never holds a secret, the seats and, at the end, the outcome."""
+    from games.snapshot import seats_summary
+
+    state = state_at(match, action_number)
+    game = get_game(match.game)
+    return {"view": game.view(state, None), "seats": seats_summary(match.seats.order_by("index")),
+            "outcome": game.outcome(state) if action_number == match.seq else None,
+            "final": match.status == Match.Status.FINISHED and action_number == match.seq}
+
+
 # ------------------------------------------------------------------ class session report
 
 def _table_row(table) -> dict[str, Any] | None:

@@ -164,6 +164,10 @@ def _table_row(table) -> dict[str, Any] | None:
     return row
 
 
+def finished_table_count(session: ClassSession) -> int:
+    return session.tables.filter(match__status=Match.Status.FINISHED).count()
+
+
 def _rate(counter: Counter, total: int) -> dict[str, float]:
     return {k: (v / total if total else 0.0) for k, v in counter.items()}
 

@@ -68,3 +68,23 @@ def test_a_finished_run_appears_without_a_reload_and_the_board_is_drawn(chromium
     assert teacher_page.locator("#odds-histogram").inner_html() != histogram_before
     assert Run.objects.filter(status="done", shots=2000).exists()
     assert Run.objects.filter(status="done", shots=300).exists()
+
+
+def test_class_statistics_take_in_a_table_that_finishes_while_the_page_is_open(chromium, server, teacher):
+    from classrooms import services
+    from classrooms.models import Classroom
+
+    session = services.open_session(Classroom.objects.create(teacher=teacher, name="9A"), "qtris")
+    page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(server.url + "/accounts/login/")
+    page.fill("input[name=username]", TEACHER[0])
+    page.fill("input[name=password]", TEACHER[1])
+    page.click("button[type=submit]")
+    page.wait_for_url("**/teacher/**")
+    page.goto(server.url + f"/teacher/sessions/{session.pk}/statistics/")
+    expect(page.locator("#session-stats")).to_contain_text("No table has finished yet.")
+    class_table(teacher, finished_qtris(teacher), session=session)  # a table finishes meanwhile
+    expect(page.locator("#session-stats")).to_contain_text("1 finished table", timeout=20_000)
+    expect(page.locator("#session-stats")).to_contain_text("Ada (white")
+    expect(page.locator("#session-stats")).not_to_contain_text("No table has finished yet.")
+    assert page.locator("#session-stats .plot svg").count() >= 1

@@ -43,6 +43,8 @@ def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str
     """Visit every same-site link reachable from ``start``; returns {url: status} and the dead ends."""
     statuses: dict[str, int] = {}
     dead: list[str] = []
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
     queue = [(base + path, "start") for path in start]
     while queue and len(statuses) < limit:
         url, came_from = queue.pop(0)
@@ -73,6 +75,7 @@ def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str
         if statuses[url] >= 400:
             dead.append(f"{url} → {statuses[url]} (linked from {came_from})")
     assert len(statuses) < limit, "the crawl did not end: a link loop?"
+    assert not errors, "script errors:\n" + "\n".join(errors)
     return statuses, dead
 
 

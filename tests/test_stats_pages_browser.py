@@ -66,6 +66,8 @@ def test_a_finished_run_appears_without_a_reload_and_the_board_is_drawn(chromium
         expect(page.locator("#runs tbody tr .status").first).to_have_text("done")
         assert page.locator("#odds-results").get_attribute("data-refreshed") == "1"
     assert teacher_page.locator("#odds-histogram").inner_html() != histogram_before
+    widths = student_page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths  # the phone's page fits 375 px, chart and all
     assert Run.objects.filter(status="done", shots=2000).exists()
     assert Run.objects.filter(status="done", shots=300).exists()
 

@@ -92,3 +92,8 @@ def test_a_stale_form_is_explained(debug):
     client = Client(enforce_csrf_checks=True)
     body = _friendly(client.post("/join/", {"code": "ABC234", "name": "Ada"}), 403)
     assert "This form is too old" in body
+
+
+def test_an_address_without_its_slash_still_redirects(debug):
+    response = Client().get("/join")
+    assert response.status_code == 301 and response["Location"] == "/join/"

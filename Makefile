@@ -1,5 +1,8 @@
 # Two commands: `make run` (the app on its embedded default) and `make test` (the whole suite).
 PYTHON ?= python3
+# make run serves the local network (students' phones join at this machine's LAN address);
+# `make run SERVE_ARGS=` keeps it on this computer only.
+SERVE_ARGS ?= --lan
 VENV := .venv
 BIN := $(VENV)/bin
 
@@ -16,7 +19,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 install: $(VENV)/.installed
 
 run: install
-	$(BIN)/python manage.py serve
+	$(BIN)/python manage.py serve $(SERVE_ARGS)
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \

@@ -5,7 +5,9 @@ import json
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
 
+from classrooms import names
 from games.bots import bot_levels
 from games.engines import list_games
 
@@ -61,5 +63,14 @@ class JoinForm(forms.Form):
     code = forms.CharField(max_length=20, label="Join code",
                            widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
                                                          "class": "code-input", "placeholder": "ABC234"}))
-    name = forms.CharField(max_length=40, label="Your name",
+    # No max_length here: a browser's maxlength cuts a pasted name silently; names.clean_name
+    # refuses a long one with the reason instead.
+    name = forms.CharField(label=_("Your name"),
+                           help_text=_("Up to %(max)d characters, in any alphabet.") % {"max": names.MAX_LENGTH},
                            widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "First name"}))
+
+    def clean_name(self) -> str:
+        try:
+            return names.clean_name(self.cleaned_data["name"])
+        except names.BadName as exc:
+            raise forms.ValidationError(str(exc), code="bad_name") from exc

@@ -8,11 +8,11 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from classrooms import selectors, services, throttle
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm, TeacherSignupForm
+from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
 from games.bots import bot_levels
@@ -77,10 +77,10 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    join_url = request.build_absolute_uri(reverse("classrooms:join")) + f"?code={session.join_code}"
+    link = join_link(request, session.join_code)
     return render(request, "classrooms/dashboard.html", {
-        "session": session, "join_url": join_url,
-        "qr": qr_svg(join_url) if session.is_live else "",
+        "session": session, "join_url": link.url, "join_warning": link.warning,
+        "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
     })
 
@@ -142,6 +142,8 @@ def join(request: HttpRequest) -> HttpResponse:
                     status = 403 if exc.code in {"locked", "ended", "removed"} else 400
                 else:
                     return redirect("classrooms:lobby", session.pk)
+    elif request.method == "POST":
+        status = 400  # the form says what to fix
     elif request.method == "GET" and request.GET.get("code"):
         session = services.find_joinable(request.GET["code"])
         if session is not None and services.returning_participant(session, request.session):

@@ -27,6 +27,18 @@ SECRET_KEY = os.environ.get(
 )
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# Where students reach the app (join link and QR), e.g. https://quantum.school.example; its host
+# is allowed. LAN_ADDRESS: this machine's address on the local network, set by `serve --lan`.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+if PUBLIC_URL:
+    from urllib.parse import urlsplit
+
+    _public = urlsplit(PUBLIC_URL)
+    ALLOWED_HOSTS.append(_public.hostname or "")
+    CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
+LAN_ADDRESS = os.environ.get("LAN_ADDRESS", "").strip()
+if LAN_ADDRESS:
+    ALLOWED_HOSTS.append(LAN_ADDRESS)
 
 INSTALLED_APPS = [
     "daphne",
@@ -53,7 +65,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errors.FriendlyErrors",  # the app's own 403/404 page, with DEBUG on too
 ]
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

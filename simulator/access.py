@@ -10,6 +10,7 @@ from classrooms.models import Classroom
 from games.access import match_access
 from games.models import Match
 from simulator.models import QuantumPolicy
+from simulator.scoring import has_circuit
 
 
 @dataclass(frozen=True)
@@ -50,3 +51,10 @@ def stats_access(match_id: int, user, session) -> StatsAccess | None:
                        .values_list("participant_id", flat=True))
     pid = next(iter(sorted(seat_holders)), None)
     return StatsAccess(match, False, pid, policy.student_max_shots)
+
+
+def statistics_pages_open(match: Match, user, session) -> bool:
+    """Whether this browser may open the match's statistics and circuit pages and they apply:
+    the game has a circuit and ``stats_access`` admits the reader (the teacher; a player when
+    the class allows it). Links to those pages are shown only then: no dead ends."""
+    return has_circuit(match.game, match.options) and stats_access(match.pk, user, session) is not None

@@ -93,6 +93,16 @@ class PokerScorer:
         return tuple(result["scores"][s] or 0 for s in self.seats)
 
 
+def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
+    """Whether a match of this game (with these options) has a circuit, hence statistics pages:
+    QTris always, QuantumPoker in physics mode, quantum tic-tac-toe never (no quantum state)."""
+    if game_slug == "qtris":
+        return True
+    if game_slug == "quantum-poker":
+        return bool((options or {}).get("physics_mode"))
+    return False
+
+
 def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) -> Scorer:
     if game_slug == "qtris":
         return QTrisScorer(state)

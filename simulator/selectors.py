@@ -17,7 +17,7 @@ from games.snapshot import seat_name
 from simulator import backends
 from simulator.models import Backend, Run
 from simulator.positions import Position, load_position
-from simulator.scoring import NotScorable, score_table
+from simulator.scoring import NotScorable, has_circuit, score_table
 
 
 def run_payload(run: Run) -> dict[str, Any]:
@@ -115,6 +115,18 @@ def match_odds(match: Match) -> dict[str, Any]:
     }
 
 
+def board_at(match: Match, action_number: int) -> dict[str, Any]:
+    """What the game's own board drawing needs to show the position: the public (spectator)
+    view, which never holds a secret, the seats and, at the end, the outcome."""
+    from games.snapshot import seats_summary
+
+    state = state_at(match, action_number)
+    game = get_game(match.game)
+    return {"view": game.view(state, None), "seats": seats_summary(match.seats.order_by("index")),
+            "outcome": game.outcome(state) if action_number == match.seq else None,
+            "final": match.status == Match.Status.FINISHED and action_number == match.seq}
+
+
 # ------------------------------------------------------------------ class session report
 
 def _table_row(table) -> dict[str, Any] | None:
@@ -125,6 +137,7 @@ def _table_row(table) -> dict[str, Any] | None:
     outcome = match.outcome
     scores = outcome.get("scores", [])
     row: dict[str, Any] = {"table": table.number, "match": match.pk, "game": match.game,
+                           "has_circuit": has_circuit(match.game, match.options),
                            "players": [], "first_side": None, "winning_sides": outcome.get("winning_sides")}
     expected: list[float] | None = None
     p_win: list[float] | None = None
@@ -150,6 +163,10 @@ def _table_row(table) -> dict[str, Any] | None:
             "won": seat.index in outcome.get("winners", []),
             "tie": bool(outcome.get("tie")) or not outcome.get("winners")})
     return row
+
+
+def finished_table_count(session: ClassSession) -> int:
+    return session.tables.filter(match__status=Match.Status.FINISHED).count()
 
 
 def _rate(counter: Counter, total: int) -> dict[str, float]:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, ClassSession
 from simulator import credentials, devices, plots, selectors
 from simulator.access import StatsAccess, policy_of, stats_access
 from simulator.models import Backend, QuantumPolicy
 from simulator.positions import qasm3_of
-from simulator.scoring import NotScorable
+from simulator.scoring import NotScorable, score_label
 
 
 def _access(request: HttpRequest, match_id: int) -> StatsAccess:
@@ -22,18 +24,20 @@ def _access(request: HttpRequest, match_id: int) -> StatsAccess:
     return access
 
 
+def _no_circuit(request: HttpRequest, access: StatsAccess, exc: NotScorable) -> HttpResponse:
+    show_replay = access.is_teacher or access.match.status == access.match.Status.FINISHED
+    return render(request, "simulator/no_circuit.html",
+                  {"match": access.match, "reason": str(exc), "show_replay": show_replay}, status=400)
+
+
 def _at(request: HttpRequest) -> int | None:
     raw = request.GET.get("at", "")
     return int(raw) if raw.isdigit() else None
 
 
-def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
-    access = _access(request, match_id)
-    try:
-        odds = selectors.match_odds(access.match)
-    except NotScorable as exc:
-        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
-                      status=400)
+def _results(access: StatsAccess) -> dict:
+    """The part of "vs the odds" that a finished run changes: verdict, score table, histogram."""
+    odds = selectors.match_odds(access.match)
     series = {"exact (Born rule)": odds["exact"]}
     if odds["aer"]:
         series[f"Aer, {odds['aer']['shots']} shots"] = odds["aer"]["scores"]
@@ -41,22 +45,35 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
         series[f"{odds['noisy']['device']}, {odds['noisy']['shots']} shots"] = odds["noisy"]["scores"]
     if odds["ibm"]:
         series[f"{odds['ibm']['device']} (hardware)"] = odds["ibm"]["scores"]
-    actual_label = None
-    if odds["actual"] is not None:
-        from simulator.scoring import score_label
-
-        actual_label = score_label(odds["sides"], odds["actual"])
-    histogram = plots.score_histogram(series, "Scores: exact odds and shots", actual_label)
-    return render(request, "simulator/match_stats.html", {
-        "match": access.match, "odds": odds, "histogram": histogram, "actual_label": actual_label,
-        "is_teacher": access.is_teacher, "devices": devices.device_choices(),
-        "default_device": devices.DEFAULT_DEVICE, "backends": Backend.choices,
-        "runs": selectors.runs_of(access.match, odds["action_number"]),
-        "max_shots": access.max_shots or 100_000,
+    actual_label = score_label(odds["sides"], odds["actual"]) if odds["actual"] is not None else None
+    return {
+        "match": access.match, "odds": odds, "actual_label": actual_label, "is_teacher": access.is_teacher,
+        "histogram": plots.score_histogram(series, "Scores: exact odds and shots", actual_label),
+        "results_key": ",".join(str(odds[k]["id"]) if odds[k] else "-" for k in ("aer", "noisy", "ibm")),
         "side_rows": [{"side": side, "actual": odds["actual"][i] if odds["actual"] else None,
                        "expected": odds["exact"]["expected"][i], "p_win": odds["exact"]["win"][side]}
                       for i, side in enumerate(odds["sides"])],
-        "board_rows": [odds["final_board"][i:i + 3] for i in (0, 3, 6)] if odds["final_board"] else None,
+    }
+
+
+def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
+    access = _access(request, match_id)
+    try:
+        results = _results(access)
+    except NotScorable as exc:
+        return _no_circuit(request, access, exc)
+    if request.GET.get("part") == "results":  # the page fetches this when a run has finished
+        return render(request, "simulator/_match_results.html", results)
+    odds = results["odds"]
+    return render(request, "simulator/match_stats.html", results | {
+        "devices": devices.device_choices(), "default_device": devices.DEFAULT_DEVICE,
+        "backends": Backend.choices, "noisy_backend": Backend.AER_NOISY,
+        "runs": selectors.runs_of(access.match, odds["action_number"]),
+        "max_shots": access.max_shots or 100_000,
+        "board": selectors.board_at(access.match, odds["action_number"]),
+        "board_url": static(f"games/{access.match.game}.js"),
+        "strings": {"cancel": _("Cancel"), "device": _("device"),
+                    "refresh_failed": _("The chart could not be updated; reload the page to see the new run.")},
     })
 
 
@@ -65,8 +82,7 @@ def match_circuit(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         position = selectors.circuit_of(access.match, _at(request))
     except NotScorable as exc:
-        return render(request, "simulator/no_circuit.html", {"match": access.match, "reason": str(exc)},
-                      status=400)
+        return _no_circuit(request, access, exc)
     return render(request, "simulator/circuit.html", {
         "match": access.match, "position": position, "drawing": plots.circuit_drawing(position.circuit),
         "text": plots.circuit_text(position.circuit), "qasm": qasm3_of(position.circuit),
@@ -91,6 +107,8 @@ def match_circuit_qasm(request: HttpRequest, match_id: int) -> HttpResponse:
 def session_stats(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_object_or_404(ClassSession.objects.select_related("classroom"), pk=session_id,
                                 classroom__teacher=request.user)
+    if request.GET.get("part") == "finished":  # the page asks every few seconds: cheap
+        return JsonResponse({"finished": selectors.finished_table_count(session)})
     stats = selectors.session_statistics(session)
     if request.GET.get("format") == "csv":
         response = HttpResponse(selectors.session_csv(stats), content_type="text/csv; charset=utf-8")

@@ -85,20 +85,56 @@ def test_the_same_browser_coming_back_is_the_same_participant(client, session):
     assert revisit.status_code == 302
 
 
-def test_names_are_filtered_and_deduplicated(client, session, django_user_model):
+def test_names_are_checked_and_deduplicated(client, session, django_user_model):
     from django.test import Client
 
     for _ in range(3):
         join(Client(), session.join_code, "Sam")
     assert sorted(Participant.objects.values_list("display_name", flat=True)) == ["Sam", "Sam 2", "Sam 3"]
-    assert names.clean_name("<b>Max</b>\u200b") == "bMaxb"
+    assert names.clean_name("  <b>Max</b> ") == "<b>Max</b>"
+    with pytest.raises(names.BadName, match="invisible"):
+        names.clean_name("Max\u200b")
     with pytest.raises(names.BadName):
         names.clean_name("   ")
     with pytest.raises(names.BadName):
         names.clean_name("shithead")
     response = join(Client(), session.join_code, "!!!")
     assert response.status_code == 400 and "at least one letter" in response.content.decode()
-    assert len(names.clean_name("x" * 100)) == names.MAX_LENGTH
+    with pytest.raises(names.BadName, match="at most 20 characters"):
+        names.clean_name("x" * 21)
+    assert names.clean_name("x" * 20) == "x" * 20
+
+
+@pytest.mark.parametrize("typed", ["Zoë", "Łukasz", "José", "Ngọc Ánh", "Сергій", "李小龙", "O'Brien-Smith",
+                                   "<b>x</b>", "a&b", "Ana (2)", "Zoe\u0308"])
+def test_a_name_is_stored_as_typed(session, typed):
+    """Any alphabet, punctuation and markup: every character is kept (unicode in NFC)."""
+    import unicodedata
+
+    from django.test import Client
+
+    response = join(Client(), session.join_code, typed)
+    assert response.status_code == 302, response.content.decode()[:400]
+    assert Participant.objects.get().display_name == unicodedata.normalize("NFC", typed)
+
+
+@pytest.mark.parametrize(("typed", "reason"), [("Maximilian Alexander X", "at most 20 characters (this one has 22)"),
+                                               ("Eve\u202egnirts", "invisible"), ("!!!", "at least one letter")])
+def test_a_name_that_cannot_be_kept_is_refused_with_the_reason(session, typed, reason):
+    from django.test import Client
+
+    response = join(Client(), session.join_code, typed)
+    assert response.status_code == 400 and reason in response.content.decode()
+    assert not Participant.objects.exists()
+
+
+def test_a_long_name_keeps_every_character_when_a_number_is_added(session):
+    from django.test import Client
+
+    for _ in range(2):
+        assert join(Client(), session.join_code, "Alexandra-Maximilia1").status_code == 302
+    assert sorted(Participant.objects.values_list("display_name", flat=True)) == [
+        "Alexandra-Maximilia1", "Alexandra-Maximilia1 2"]
 
 
 def test_wrong_codes_are_throttled_per_address(client, session):

@@ -29,8 +29,10 @@ def test_database_url() -> str:
 
 
 class LiveServer:
-    def __init__(self, port: int | None = None, extra_env: dict[str, str] | None = None):
+    def __init__(self, port: int | None = None, extra_env: dict[str, str] | None = None,
+                 bind: str = "127.0.0.1"):
         self.port = port or free_port()
+        self.bind = bind  # "0.0.0.0": reachable at this machine's LAN address too
         self.extra_env = extra_env or {}
         self.process: subprocess.Popen | None = None
         self.log_path = ROOT / f".server-{self.port}.log"
@@ -55,7 +57,7 @@ class LiveServer:
     def start(self) -> None:
         log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", self.bind, "-p", str(self.port), "config.asgi:application"],
             cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

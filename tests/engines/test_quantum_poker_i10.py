@@ -258,3 +258,57 @@ def test_cx_is_an_x_on_another_players_card_not_a_cnot(physics):
     assert qubit(s, 0, 2)["value"] == 1
     text = next(e["text"] for e in ev if e["type"] == "play")
     assert "not a two-qubit CNOT" in text
+
+
+# ------------------------------------------------------------------ the strong bot
+
+def minus_position():
+    """Physics mode; seat 1 dealt 0 on qubit 1, then H and Z on it: |−⟩; H, X, X left."""
+    s = rig(new(2, physics_mode=True, community_cards=7),
+            cards=["H", "X", "Z", "X", "H", "X", "X"], values={1: [0, 1, 1, 1], 0: [0] * 4})
+    for card, (seat, q) in enumerate([(1, 0), (0, 0), (1, 0), (0, 1)]):
+        s, _ = play(s, card, seat, q)
+    assert GAME.to_act(s) == [1]
+    return s
+
+
+def test_strong_bot_knows_h_z_h_is_x_in_physics_mode():
+    import random
+
+    from games.bots.quantum_poker import BOTS, ClassicStrongBot
+
+    s = minus_position()
+    view = GAME.view(s, 1)
+    assert view["seats"][1]["qubits"][0]["ket"] == "|−⟩"
+    legal = GAME.legal_actions(s, 1)
+    h_on_it = {"card": 4, "target": {"seat": 1, "qubit": 0}}
+    strong = BOTS["strong"]
+    after, _ = strong.simulate(strong.model(view), view, 1, h_on_it)
+    assert after[1][0]["p"] == 1.0                       # H·Z·H|0⟩ = |1⟩ for sure
+    classic = ClassicStrongBot()
+    after, _ = classic.simulate(classic.model(view), view, 1, h_on_it)
+    assert after[1][0]["p"] == 0.5                       # the coin model
+    for seed in range(10):
+        assert strong.choose(view, legal, random.Random(seed)) == h_on_it
+    assert {str(classic.choose(view, legal, random.Random(seed))) for seed in range(10)} != {
+        str(h_on_it)}
+
+
+def test_strong_bot_avoids_a_second_h_on_plus():
+    import random
+
+    from games.bots.quantum_poker import BOTS, ClassicStrongBot
+
+    # seat 1: its 0 got an H (|+⟩); only H cards are left: an H on |+⟩ gives 0 for sure,
+    # an H on a 1 gives |−⟩, which the next H turns back into 1 (H·H = I)
+    s = rig(new(2, physics_mode=True, community_cards=5), cards=["H", "X", "H", "H", "H"],
+            values={1: [0, 1, 1, 1], 0: [0] * 4})
+    s, _ = play(s, 0, 1, 0)
+    s, _ = play(s, 1, 0, 0)
+    view = GAME.view(s, 1)
+    legal = GAME.legal_actions(s, 1)
+    for seed in range(10):
+        assert BOTS["strong"].choose(view, legal, random.Random(seed))["target"]["qubit"] != 0
+    # the classic model thinks the second H on |+⟩ costs nothing: it takes it
+    assert all(ClassicStrongBot().choose(view, legal, random.Random(seed))["target"]["qubit"]
+               == 0 for seed in range(10))

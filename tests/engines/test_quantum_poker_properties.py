@@ -295,5 +295,7 @@ def test_strong_bot_beats_random(variant, physics):
         strong_chips += out["scores"][strong]
         random_chips += out["scores"][1 - strong]
         strong_wins += out["winners"] == [strong]
-    assert strong_chips > 2 * random_chips
-    assert strong_wins >= matches * 0.75
+    # the rulebook payout returns a loser's chips on its 0-qubits, so chips move less than
+    # with the whole pot: the strong bot ends with about 1.75 times the random bot's chips
+    assert strong_chips > 1.5 * random_chips
+    assert strong_wins >= matches * 0.9

@@ -6,6 +6,11 @@ equal chips is a draw) and their chips in all, with the classic 5 community card
 the table option of 10. The classic bot models every H as a coin (the simplified
 game); the new one applies the real gates (H·H = I, H·Z·H = X) to the cards it can follow.
 Run: ``.venv/bin/python bench/poker_bots.py``.
+
+Reading it: the two bots choose differently only when one of their own cards is superposed
+and an H, Z or Y is to be applied to it (an H on |−⟩ gives a sure 1, an H on |+⟩ a sure 0);
+both bots prefer X to H, so that is rare with 5 community cards and less rare with 10. A seed
+whose two seatings end level is one where the choices made no difference.
 """
 from __future__ import annotations
 

@@ -13,12 +13,14 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from games.services import current_state
+from tests.engines.test_quantum_poker_properties import knows, recall_oracle
 from tests.support.browser import student_joins
 from tests.support.clients import Teacher
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 SHOTS = "/tmp/qc-shots"
+REMEMBERED: list[str] = []   # cards a student was shown as "you remember" during the run
 KIND_PREFERENCE = ["SWAP", "CX", "H", "Y", "Z", "X"]  # exercise the two-click and cross-seat plays first
 
 DOM_CARDS = """() => ({
@@ -26,7 +28,7 @@ DOM_CARDS = """() => ({
   cards: [...document.querySelectorAll('.qp-qubit')].map(e => ({
     seat: Number(e.dataset.seat), slot: Number(e.dataset.slot), id: e.dataset.id,
     value: e.dataset.value ?? null, state: e.dataset.state, face: e.querySelector('.qp-face').textContent,
-    onlyYou: !!e.querySelector('.qp-only-you'), attrs: [...e.attributes].map(a => a.name + '=' + a.value).join(' ')})),
+    onlyYou: !!e.querySelector('.qp-only-you'), remembered: !!e.querySelector('.qp-remembered'), attrs: [...e.attributes].map(a => a.name + '=' + a.value).join(' ')})),
 })"""
 
 
@@ -54,6 +56,7 @@ def check_secrets(page, seat: int, other_student: int) -> int:
     by_id = {c["id"]: c for c in dom["cards"]}
     html = page.content()
     checked = 0
+    oracle = recall_oracle(state) if hand["phase"] == "play" else {}
     for owner, cards in enumerate(hand["qubits"]):
         for slot, q in enumerate(cards):
             shown = by_id[q["id"]]
@@ -66,6 +69,11 @@ def check_secrets(page, seat: int, other_student: int) -> int:
             elif owner == seat:
                 assert shown["value"] == str(q["value"]), "a student must see their own hidden value"
                 assert shown["onlyYou"] and shown["face"] == str(q["value"])
+            elif oracle and knows(oracle, q["id"], seat):
+                # perfect recall: a card this student saw (held, then swapped away) and followed
+                assert shown["value"] == str(q["value"]) and shown["face"] == str(q["value"])
+                assert shown["remembered"] and not shown["onlyYou"]
+                REMEMBERED.append(q["id"])
             else:
                 assert shown["value"] is None and shown["state"] == "hidden"
                 assert shown["face"] == "?"
@@ -177,6 +185,8 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
         for w in result["winners"]:
             expect(verdict).to_contain_text(names[w])
         expect(verdict).to_contain_text(str(result["pot"]))
+        # the rulebook payout: the chips on the others' 1-qubits are what the winner collects
+        expect(verdict).to_contain_text(f"collects the {result['collected']} chips")
         for s, score in enumerate(result["scores"]):
             expect(page.locator(f".qp-seat[data-seat='{s}'] .qp-score-tag")).to_contain_text(f"{score} point")
         expect(page.locator(".qp-teach")).to_be_visible()
@@ -184,6 +194,7 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
         # the final chips on the table are the DB's
         for s in range(3):
             expect(page.locator(f".qp-seat[data-seat='{s}'] .qp-chips")).to_have_text(re.compile(rf"^\s*{state['chips'][s]}\s*$"))
+    print(f"cards shown as 'you remember': {len(set(REMEMBERED))}")
     dealt = {q["id"]: q["initial"] for cards in state["history"][-1]["qubits"] for q in cards}
     assert len(dealt) == 12
     ada.screenshot(path=f"{SHOTS}/poker-showdown.png", full_page=True)

@@ -14,12 +14,12 @@ from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
 from games.services import states_of
-from tests.engines.test_quantum_poker_properties import keys_of, twin
+from tests.engines.test_quantum_poker_properties import keys_of, knows, recall_oracle, twin
 from tests.support.clients import run_async
 from tests.support.tables import open_table
 
 GAME = get_game("quantum-poker")
-SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known"}
+SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known", "known_by"}
 
 
 # ------------------------------------------------------------------ over the real socket
@@ -110,11 +110,15 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
             # the same message whatever the others' hidden values, the dealt values, the seed
             assert GAME.view(twin(state, seat), seat) == message["view"]
             hand = state["hand"]
+            oracle = recall_oracle(state) if hand["phase"] == "play" else {}
             for owner, cards in enumerate(hand["qubits"]):
                 for slot, q in enumerate(cards):
                     seen = message["view"]["seats"][owner]["qubits"][slot]
                     assert seen["id"] == q["id"]
-                    if owner != seat and not q["shown"]:
+                    if oracle and owner != seat and knows(oracle, q["id"], seat):
+                        # perfect recall: a value this seat saw and followed
+                        assert q["superposed"] or seen["value"] == q["value"]
+                    elif owner != seat and not q["shown"]:
                         assert seen["value"] is None and not seen["known"]
                         hidden_checked += 1
                     elif not q["superposed"]:

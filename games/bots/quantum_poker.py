@@ -1,11 +1,17 @@
 """QuantumPoker bots. They decide from ``view(state, seat)`` and the legal actions only.
 
 * ``random``: uniform over the legal actions.
-* ``strong``: models every qubit card by the chance it shows 1 at showdown (own values and
-  shown values are known; hidden or superposed ones count 50/50), simulates each legal play on
-  that model and picks the one that maximises its chance of winning the pot (ties counting
-  half), then its expected lead over the best opponent, minus chips it would put at risk.
-  In declared mode it declares when it already wins with high probability.
+* ``strong``: models every qubit card by the chance it shows 1 at showdown (values the view
+  gives -- own, shown and remembered ones -- are known; other hidden or superposed ones count
+  50/50), simulates each legal play on that model and picks the one that maximises its chance
+  of winning (ties counting half), then its expected lead over the best opponent, minus chips
+  it would put at risk. In declared mode it declares when it already wins with high
+  probability. In physics mode it knows the physics: a card whose state it can follow (the
+  view's ``ket``) is |0⟩, |1⟩, |+⟩ or |−⟩, and it applies the real gates to it, so it knows
+  that H·H = I and H·Z·H = X (a second H gives a sure value) and values a |−⟩ it could turn
+  into a 1 with an H still on the table.
+* ``ClassicStrongBot`` (not offered as a level): the same search with the simplified model of
+  H (always 50/50) in both modes; the baseline of ``bench/poker_bots.py``.
 """
 from __future__ import annotations
 
@@ -87,21 +93,30 @@ def _simulate(model: Model, view: dict, me: int, action: Action) -> tuple[Model,
     return new, spent
 
 
-class StrongBot:
-    label = "Strong"
+class ClassicStrongBot:
+    label = "Strong (classic model)"
+
+    def model(self, view: dict) -> Model:
+        return _model(view)
+
+    def simulate(self, model: Model, view: dict, me: int, action: Action) -> tuple[Model, int]:
+        return _simulate(model, view, me, action)
+
+    def value(self, after: Model, view: dict, me: int, spent: int) -> float:
+        lead = _expected(after[me]) - max(
+            _expected(c) for s, c in enumerate(after) if c is not None and s != me)
+        return _win_chance(after, me) + 0.01 * lead - 0.004 * spent
 
     def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
         me = view["seat"]
-        model = _model(view)
+        model = self.model(view)
         now = _win_chance(model, me)
         best_value, best = -math.inf, []
         for action in legal:
             if "declare" in action:
                 continue
-            after, spent = _simulate(model, view, me, action)
-            lead = _expected(after[me]) - max(
-                _expected(c) for s, c in enumerate(after) if c is not None and s != me)
-            value = _win_chance(after, me) + 0.01 * lead - 0.004 * spent
+            after, spent = self.simulate(model, view, me, action)
+            value = self.value(after, view, me, spent)
             if value > best_value + 1e-12:
                 best_value, best = value, [action]
             elif abs(value - best_value) <= 1e-12:
@@ -109,6 +124,80 @@ class StrongBot:
         if {"declare": True} in legal and (not best or now >= 0.8 and now >= best_value - 0.05):
             return {"declare": True}
         return rng.choice(best) if best else rng.choice(legal)
+
+
+# ----------------------------------------------------------------- physics mode
+
+_H = {"0": "+", "1": "-", "+": "0", "-": "1"}
+_X = {"0": "1", "1": "0", "+": "+", "-": "-"}
+_Z = {"0": "0", "1": "1", "+": "-", "-": "+"}
+_Y = {"0": "1", "1": "0", "+": "-", "-": "+"}
+_P1 = {"0": 0.0, "1": 1.0, "+": 0.5, "-": 0.5}
+
+
+def _state_of(ket: str | None) -> str | None:
+    """|0⟩, |1⟩, |+⟩ or |−⟩ (up to a global phase) from the view's ket, else None."""
+    if not ket:
+        return None
+    for token, st in (("|0⟩", "0"), ("|1⟩", "1"), ("|+⟩", "+"), ("|−⟩", "-")):
+        if ket.endswith(token):
+            return st
+    return None
+
+
+def _p_of(card: dict, h_left: bool, mine: bool) -> float:
+    st = card.get("st")
+    if st is None:
+        return card["p"]
+    if st == "-" and mine and h_left:
+        # an H still on the table could turn |−⟩ into a sure 1 (only its holder plays H on
+        # it; a |+⟩ it simply leaves alone: 50/50)
+        return 0.75
+    return _P1[st]
+
+
+class StrongBot(ClassicStrongBot):
+    label = "Strong"
+
+
+    def model(self, view: dict) -> Model:
+        model = _model(view)
+        if not view.get("physics_mode"):
+            return model
+        for seat, cards in zip(view["seats"], model, strict=True):
+            if cards is None:
+                continue
+            for q, c in zip(seat["qubits"], cards, strict=True):
+                c["st"] = _state_of(q.get("ket"))
+                if c["st"] is not None:
+                    c["p"] = _P1[c["st"]]
+        h_left = any(c["taken_by"] is None and c["kind"] == "H" for c in view["community"])
+        me = view["seat"]
+        for s, cards in enumerate(model):
+            for c in cards or []:
+                c["p"] = _p_of(c, h_left, s == me)
+        return model
+
+    def simulate(self, model: Model, view: dict, me: int, action: Action) -> tuple[Model, int]:
+        if not view.get("physics_mode") or "card" not in action:
+            return super().simulate(model, view, me, action)
+        kind = view["community"][action["card"]]["kind"]
+        t = action["target"]
+        card = model[t["seat"]][t["qubit"]]
+        if kind == "SWAP" or card.get("st") is None:
+            new, spent = super().simulate(model, view, me, action)
+            if kind == "H" and card.get("st") is None and not card["sup"]:
+                new[t["seat"]][t["qubit"]]["p"] = 0.5
+            return new, spent
+        new, spent = super().simulate(model, view, me, action)   # bet and chips
+        c = new[t["seat"]][t["qubit"]]
+        gate = "X" if kind == "CX" else kind
+        c["st"] = {"X": _X, "Y": _Y, "Z": _Z, "H": _H}[gate][card["st"]]
+        c["sup"] = c["st"] in "+-"
+        h_left = any(x["taken_by"] is None and x["kind"] == "H" and i != action["card"]
+                     for i, x in enumerate(view["community"]))
+        c["p"] = _p_of(c, h_left, t["seat"] == me)
+        return new, spent
 
 
 BOTS = {"random": RandomBot(), "strong": StrongBot()}

@@ -17,26 +17,40 @@ Settled choices (beyond the rules file)
 * Ante is one chip per qubit card (4). A player with fewer than 4 chips when a hand is dealt
   sits out for the rest of the match (keeps the chips). The match ends after ``hands`` hands
   or as soon as fewer than two players can ante (so in particular when one holds all chips).
-* Ties split the pot evenly; the remainder goes to the first tied player clockwise from the
-  dealer, i.e. starting at the dealer's left (the dealer is last).
+* Payout (the rulebook): the winner takes back the chips on their own qubit cards and collects
+  the chips on the other players' cards that measured 1 (a doubled bet is two chips); the
+  chips on the others' 0-cards go back to their holders. Equal highest scores each take back
+  their own chips and share what is collected evenly; the remainder goes to the first tied
+  player clockwise from the dealer, i.e. starting at the dealer's left (the dealer is last).
+  The table option ``whole_pot`` pays the whole pot to the winner(s) instead.
 * When H collapses a **hidden** superposed qubit card, the coin is flipped out of sight: only
   the owner learns the result (a private event). A shown card's coin is public.
-* Declared mode: on their turn a player may declare measurement instead of taking a card;
-  every other player then has exactly one last turn (taking a card as usual, in clockwise
-  order from the declarer's left); then showdown. If the community cards run out first, the
-  showdown comes when the last card is applied. Untaken cards are then left unapplied.
+* Declared mode: on their turn a player may declare measurement instead of taking a card,
+  laying their cards face up at once (hidden ones become shown; superposed ones stay
+  superposed); everyone, the declarer included, then has exactly one last turn (taking a card
+  as usual, clockwise from the declarer's left, the declarer last); then showdown. If the
+  community cards run out first, the showdown comes when the last card is applied. Untaken
+  cards are then left unapplied.
+* Perfect recall: each card keeps ``known_by``, the seats that can know its value from what
+  they saw (its holders looked at it; X, Y, CX, Z and SWAP are public and followed). A first H
+  in the simplified game erases it for everyone; a hidden coin flip leaves only the holder
+  knowing; in physics mode H is a public unitary, so whoever knew the state still knows it.
 * Simplified mode (default): H erases the value (superposed, no value at all); a second H
   collapses it by a coin flip. Physics mode (``physics_mode``): every qubit card is a real,
   independent qubit (state stored as amplitudes); X, Y, Z, H are the real gates (CX = X on
-  another player's qubit), Y also toggles visibility and Z also toggles the bet, a second H
-  undoes the first, and the showdown measures by the Born rule. A qubit card is "superposed"
-  when it is not in a basis state; then it shows no value to anyone.
+  another player's qubit, not a CNOT), Y also toggles visibility and Z also toggles the bet.
+  H·H = I but H·Z·H = X and H·Y·H = −Y: the texts say which happened, never "the second H
+  undoes the first" when a Z or Y came between; Y's phase is the real one (Y|0⟩ = i|1⟩,
+  Y|1⟩ = −i|0⟩; the simplified game's "+i show / −i hide" is named as its mnemonic). The
+  showdown measures by the Born rule. A qubit card is "superposed" when it is not in a basis
+  state; then it shows no value to anyone.
 * Next hand is dealt automatically right after a showdown (no decision exists between hands).
 
 Options (``setup(..., options=...)``)
 -------------------------------------
 ``community_cards`` int 1..10 (default 5), ``hands`` int 1..100 (default 5),
-``starting_chips`` int 8..1000 (default 20), ``physics_mode`` bool (default False).
+``starting_chips`` int 8..1000 (default 20), ``physics_mode`` bool (default False),
+``whole_pot`` bool (default False: the rulebook payout).
 Unknown keys or wrong types raise ``IllegalAction("bad_option", ...)``.
 
 Actions (JSON objects; ints must be real ints, never bools)
@@ -63,9 +77,11 @@ dealer's left], "turn": seat|None, "qubits": [[QubitCard x4] per seat, [] if sit
 QubitCard: ``{"id": "h<hand>-q<k>", "value": 0|1|None (None while superposed),
 "shown", "bet": 1|2, "superposed", "initial": dealt value, "gates": ["X"|"Y"|"Z"|"H", ...]
 (the real gates applied, CX recorded as "X"), "public_known": whether the table can deduce
-the exact value/state, and in physics mode "amps": [[re, im], [re, im]]}``.
+the exact value/state, "known_by": [seats that can know it], and in physics mode
+"amps": [[re, im], [re, im]]}``.
 HandResult: ``{"hand", "dealer", "scores": [int|None per seat], "winners", "pot",
-"payouts": [per seat], "values": [[0|1 x4]|None per seat], "bets": [[1|2 x4]|None],
+"collected", "payouts": [per seat], "values": [[0|1 x4]|None per seat],
+"bets": [[1|2 x4]|None],
 "declared_by"}``.
 
 View (``view(state, seat)``; ``seat=None`` is the spectator view)
@@ -73,11 +89,15 @@ View (``view(state, seat)``; ``seat=None`` is the spectator view)
 ``{"game", "variant", "options", "physics_mode", "players", "seat", "hand" (number),
 "hands" (total), "phase", "dealer", "turn", "to_act", "pot", "can_declare", "declared_by",
 "last_turns", "seats": [{"seat", "chips", "in_hand", "sitting_out", "is_dealer", "qubits":
-[{"id", "slot", "shown", "bet", "superposed", "value": 0|1|None, "known": bool}]}],
+[{"id", "slot", "shown", "bet", "superposed", "value": 0|1|None, "known": bool,
+"remembered": bool, and in physics mode "ket": str|None}]}],
 "community": [{"index", "id", "kind", "taken_by", "order"}], "plays", "events",
 "last_hand": {result + "cards": [[{"id", "value", "bet"}]] + "physics"}|None, "results", "finished",
-"outcome"}``. ``value`` is given only when the card is not superposed and it is shown or
-(for a seat's own view) its own. No seed, no initial values, no gate-derived phases.
+"outcome"}``. ``value`` is given only when the card is not superposed and the seat can know it:
+shown, its own, deducible by the whole table, or remembered (``remembered``: known only from
+what this seat saw, e.g. a card it held and swapped away). ``ket`` (physics mode) is the state
+of a card whose state the seat can follow, else None. No seed, no initial values, no phases
+the seat could not follow.
 ``last_hand["physics"]`` (simplified mode only, else None) is the teaching point for the
 *finished* hand, fixed at its showdown: ``{"hand", "differs", "seats": [{"seat", "score",
 "physics_expected", "cards": [{"id", "slot", "dealt", "applied", "physics_p1", "physics_ket",
@@ -113,6 +133,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "hands": 5,
     "starting_chips": 20,
     "physics_mode": False,
+    "whole_pot": False,
 }
 OPTION_RANGES = {"community_cards": (1, 10), "hands": (1, 100), "starting_chips": (8, 1000)}
 EPS = 1e-9
@@ -199,7 +220,7 @@ def _fmt_coef(c: complex) -> str:
     if abs(im) < 1e-9:
         return f"{re:g}"
     if abs(re) < 1e-9:
-        return f"{im:g}i"
+        return "i" if im == 1 else "-i" if im == -1 else f"{im:g}i"
     return f"({re:g}{im:+g}i)"
 
 
@@ -316,11 +337,18 @@ class QuantumPoker:
             hand["declared_by"] = seat
             order = hand["order"]
             i = order.index(seat)
-            hand["last_turns"] = [order[(i + k) % len(order)] for k in range(1, len(order))]
+            # everyone, the declarer included, gets one last turn from the declarer's left
+            hand["last_turns"] = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
             hand["plays"].append({"seat": seat, "declare": True})
+            for q in hand["qubits"][seat]:
+                q["shown"] = True
+                if not q["superposed"]:
+                    q["public_known"] = True
             events.append({"type": "declare", "seat": seat,
-                           "text": f"{_who(seat)} declares measurement: every other player "
-                                   "gets one last turn, then showdown."})
+                           "text": f"{_who(seat)} declares measurement and lays their cards face "
+                                   "up (superposed ones stay superposed): everyone, "
+                                   f"{_who(seat)} included, gets one last turn, starting at "
+                                   f"{_who(hand['last_turns'][0])}; then showdown."})
         else:
             _play(new, seat, move, n, events)
         _advance(new, seat, move["declare"], n, events)
@@ -333,15 +361,22 @@ class QuantumPoker:
         if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
             raise IllegalAction("bad_seat", "No such seat.")
         hand = state["hand"]
+        physics = state["options"]["physics_mode"]
         seats = []
         for s in range(state["players"]):
             qubits = []
             for slot, q in enumerate(hand["qubits"][s]):
-                known = (not q["superposed"] and q["value"] is not None
-                         and (q["shown"] or s == seat))
-                qubits.append({"id": q["id"], "slot": slot, "shown": q["shown"],
-                               "bet": q["bet"], "superposed": q["superposed"],
-                               "value": q["value"] if known else None, "known": known})
+                knows = _knows(q, s, seat)
+                known = not q["superposed"] and q["value"] is not None and knows
+                row = {"id": q["id"], "slot": slot, "shown": q["shown"],
+                       "bet": q["bet"], "superposed": q["superposed"],
+                       "value": q["value"] if known else None, "known": known,
+                       # perfect recall: a value this seat knows only from what it saw
+                       "remembered": known and not q["shown"] and s != seat}
+                if physics:
+                    # the state this seat can follow through the public gates, else None
+                    row["ket"] = ket(q["amps"]) if knows and hand["phase"] == "play" else None
+                qubits.append(row)
             seats.append({"seat": s, "chips": state["chips"][s],
                           "in_hand": hand["in_hand"][s], "sitting_out": not hand["in_hand"][s],
                           "is_dealer": s == hand["dealer"], "qubits": qubits})
@@ -481,9 +516,9 @@ def _parse_options(options: Any) -> dict:
                             f"Known: {', '.join(DEFAULT_OPTIONS)}.")
     opts = dict(DEFAULT_OPTIONS)
     for key, value in options.items():
-        if key == "physics_mode":
+        if key in ("physics_mode", "whole_pot"):
             if not isinstance(value, bool):
-                raise IllegalAction("bad_option", "physics_mode must be true or false.")
+                raise IllegalAction("bad_option", f"{key} must be true or false.")
         else:
             lo, hi = OPTION_RANGES[key]
             if not _is_int(value) or not lo <= value <= hi:
@@ -580,7 +615,8 @@ def _start_hand(state: State, n: int, events: list[Event]) -> None:
         for s in order:
             value = deck[k]
             card = {"id": f"h{number}-q{k}", "value": value, "shown": False, "bet": 1,
-                    "superposed": False, "initial": value, "gates": [], "public_known": False}
+                    "superposed": False, "initial": value, "gates": [], "public_known": False,
+                    "known_by": [s]}
             if physics:
                 card["amps"] = _basis_amps(value)
             qubits[s].append(card)
@@ -653,7 +689,9 @@ def _play(state: State, seat: int, move: dict, n: int, events: list[Event]) -> N
         own = move["own"]
         mine, theirs = hand["qubits"][seat][own], hand["qubits"][tseat][tq]
         hand["qubits"][seat][own], hand["qubits"][tseat][tq] = theirs, mine
-        events.append({**base, "own": own, "no_effect": False,
+        _holder_looks(mine, tseat)
+        _holder_looks(theirs, seat)
+        events.append({**base, "own": own, "no_effect": False, "code": "swap",
                        "text": f"{_who(seat)} applied SWAP: their qubit {own + 1} and "
                                f"{_who(tseat)}'s qubit {tq + 1} change places (value, "
                                "visibility, bet and superposition go with the cards)."})
@@ -661,23 +699,75 @@ def _play(state: State, seat: int, move: dict, n: int, events: list[Event]) -> N
     q = hand["qubits"][tseat][tq]
     where = f"{_whose(seat, tseat)} qubit {tq + 1}"
     gate = "X" if kind == "CX" else kind
-    effect, no_effect, private = _apply_card(state, tseat, q, gate, n, events)
+    effect, no_effect, private, code = _apply_card(state, tseat, q, gate, n, events)
     q["gates"].append(gate)
     if physics:
         q["superposed"] = _basis_value(q["amps"]) is None
         q["value"] = _basis_value(q["amps"])
-        if q["shown"] and not q["superposed"]:
-            q["public_known"] = True
-    elif q["shown"] and not q["superposed"]:
+    if q["shown"] and not q["superposed"]:
         q["public_known"] = True
-    events.append({**base, "no_effect": no_effect,
+    _holder_looks(q, tseat)
+    if kind == "CX":
+        effect = ("CX in this game is an X on another player's card, not a two-qubit CNOT: "
+                  + effect)
+    events.append({**base, "no_effect": no_effect, "code": code,
                    "text": f"{_who(seat)} applied {kind} to {where}: {effect}"})
     events.extend(private)
 
 
+def _knows(q: dict, holder: int, seat: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator) can know card ``q`` (held by ``holder``) from what
+    it saw: it is shown, or the whole table could follow it, or ``seat`` holds it or once
+    looked at it and followed it through the public plays (perfect recall)."""
+    if q["shown"] or q["public_known"]:
+        return True
+    if seat is None:
+        return False
+    # the holder looks at a card with a definite value (then it is in ``known_by`` too)
+    return seat in q["known_by"] or (seat == holder and not q["superposed"])
+
+
+def _holder_looks(q: dict, holder: int) -> None:
+    """Perfect recall: the holder of a card with a definite value looks at it and knows it
+    (``known_by`` lists every seat that can know the card's value from what it saw)."""
+    if not q["superposed"] and holder not in q["known_by"]:
+        q["known_by"] = sorted([*q["known_by"], holder])
+
+
+def _value_before_superposition(q: dict) -> tuple[int, list[str]]:
+    """Physics mode: the basis value the card had before its last H, and the gates since."""
+    amps = _basis_amps(q["initial"])
+    before, since = q["initial"], []
+    for g in q["gates"]:
+        v = _basis_value(amps)
+        if v is not None:
+            before, since = v, []
+        since.append(g)
+        amps = _gate(amps, g)
+    return before, since[1:]     # drop the first H itself
+
+
+def _between_hs(between: list[str]) -> tuple[bool, str]:
+    """What the gates between two H do once the second H is applied: (flips?, explanation)."""
+    flips = sum(g in ("Z", "Y") for g in between) % 2 == 1
+    if not between:
+        return False, "H·H = I: a second H with nothing between restores the value"
+    if flips:
+        zs = [g for g in between if g in ("Z", "Y")]
+        what = "a Z" if zs == ["Z"] else "a Y" if zs == ["Y"] else "the " + "·".join(between)
+        law = ("H·Z·H = X" if zs == ["Z"] else "H·Y·H = −Y" if zs == ["Y"]
+               else f"H·{'·'.join(between)}·H flips")
+        return True, f"{law}: {what} between two H flips the value"
+    return False, (f"H·{'·'.join(between)}·H leaves the value as it was before the first H "
+                   "(the phases cancel)")
+
+
 def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
-                events: list[Event]) -> tuple[str, bool, list[Event]]:
-    """Apply the gate of one card to qubit card ``q``; returns (text, no_effect, extra events)."""
+                events: list[Event]) -> tuple[str, bool, list[Event], str]:
+    """Apply the gate of one card to qubit card ``q``.
+
+    Returns (text, no_effect, extra events, code). Texts never name a hidden value.
+    """
     physics = state["options"]["physics_mode"]
     private: list[Event] = []
     was_superposed = q["superposed"]
@@ -685,75 +775,95 @@ def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
         if physics:
             q["amps"] = _gate(q["amps"], "X")
             if was_superposed:
-                return ("X on a superposed qubit does nothing (at most a global sign).",
-                        True, private)
-            return "the value flips.", False, private
+                return ("X on a superposed qubit does nothing (X|+⟩ = |+⟩, X|−⟩ = −|−⟩: at "
+                        "most a global sign).", True, private, "x_superposed")
+            return "the value flips (X|0⟩ = |1⟩, X|1⟩ = |0⟩).", False, private, "x_flip"
         if was_superposed:
-            return "X on a superposed qubit does nothing.", True, private
+            return "X on a superposed qubit does nothing.", True, private, "x_superposed"
         q["value"] ^= 1
-        return "the value flips.", False, private
+        return "the value flips.", False, private, "x_flip"
     if gate == "Y":
         q["shown"] = not q["shown"]
-        vis = "now shown (+i)" if q["shown"] else "now hidden (−i)"
         if physics:
+            vis = "now shown" if q["shown"] else "now hidden"
             q["amps"] = _gate(q["amps"], "Y")
+            mnemonic = ("(the simplified game's mnemonic calls this "
+                        f"{'+i, show' if q['shown'] else '−i, hide'})")
             if was_superposed:
-                return f"it is {vis}; its phase flips (|+⟩ ↔ |−⟩).", False, private
-            return f"the value flips and it is {vis}.", False, private
+                return (f"it is {vis} {mnemonic}; the real Y turns |+⟩ into −i|−⟩ and |−⟩ into "
+                        "i|+⟩: the phase between |0⟩ and |1⟩ flips.", False, private,
+                        "y_superposed")
+            return (f"the value flips, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩ (a phase ±i on the "
+                    f"amplitude), and it is {vis} {mnemonic}.", False, private, "y_flip")
+        vis = "now shown (+i)" if q["shown"] else "now hidden (−i)"
         if was_superposed:
-            return f"on a superposed qubit only the visibility toggles: {vis}.", False, private
+            return (f"on a superposed qubit only the visibility toggles: {vis}.", False, private,
+                    "y_superposed")
         q["value"] ^= 1
-        return f"the value flips and it is {vis}.", False, private
+        return f"the value flips and it is {vis}.", False, private, "y_flip"
     if gate == "Z":
+        state_note = ""
         if physics:
             q["amps"] = _gate(q["amps"], "Z")
+            state_note = (" The real Z turns |+⟩ into |−⟩ and |−⟩ into |+⟩: that phase decides "
+                          "what a later H gives." if was_superposed else
+                          " The real Z leaves |0⟩ and |1⟩ as they are (Z|1⟩ = −|1⟩, only a "
+                          "sign).")
         if q["bet"] == 2:
             q["bet"] = 1
             state["pot"] -= 1
             state["chips"][owner] += 1
-            return (f"the bet is halved; the chip goes back to {_who(owner)}'s stack.",
-                    False, private)
+            return (f"the bet is halved; the bet travels with the card, so the chip goes back "
+                    f"to its current owner, {_who(owner)}'s stack.{state_note}", False, private,
+                    "z_halve")
         if state["chips"][owner] >= 1:
             q["bet"] = 2
             state["chips"][owner] -= 1
             state["pot"] += 1
-            return "the bet is doubled (one more chip into the pot).", False, private
-        extra = " (the real Z gate still flips its phase)" if physics else ""
+            return (f"the bet is doubled (one more chip into the pot).{state_note}", False,
+                    private, "z_double")
         return (f"no chip left in {_who(owner)}'s stack to double the bet, so the bet "
-                f"stays normal{extra}.", not physics, private)
+                f"stays normal.{state_note}", not physics, private, "z_no_chip")
     # H
     if physics:
-        q["amps"] = _gate(q["amps"], "H")
         if was_superposed:
-            if q["shown"]:
-                v = _basis_value(q["amps"])
-                return (f"a second H undoes the first: it has a definite value again ({v}).",
-                        False, private)
-            return ("a second H undoes the first: it has a definite value again "
-                    "(face down).", False, private)
-        return "it is now in superposition (laid down on the table).", False, private
+            before, between = _value_before_superposition(q)
+            q["amps"] = _gate(q["amps"], "H")
+            flips, why = _between_hs(between)
+            after = "the opposite of" if flips else "the same as"
+            v = _basis_value(q["amps"])
+            face = f" ({v})" if q["shown"] else " (face down)"
+            return (f"{why}; it has a definite value again{face}, {after} the value before "
+                    "the first H.", False, private, "h_flip" if flips else "h_restore")
+        q["amps"] = _gate(q["amps"], "H")
+        return ("it is now in superposition (laid down on the table): H|0⟩ = |+⟩, "
+                "H|1⟩ = |−⟩; the value is not lost, it is in the phase.", False, private,
+                "h_superpose")
     if not was_superposed:
         q["superposed"] = True
         q["value"] = None
         q["public_known"] = False
+        q["known_by"] = []
         face = "face up" if q["shown"] else "face down"
         return (f"it is now in superposition (laid down {face}); its value is gone.",
-                False, private)
+                False, private, "h_superpose")
     rng = chance(state["seed"], n, "coin")
     heads = rng.random() < 0.5
     q["value"] = 1 if heads else 0
     q["superposed"] = False
+    q["known_by"] = [owner]
     outcome = f"{'heads' if heads else 'tails'} → {q['value']}"
     if q["shown"]:
         q["public_known"] = True
         private.append({"type": "coin", "seat": owner, "value": q["value"],
                         "text": f"Coin flip: {outcome}."})
-        return f"H on a superposed qubit collapses it: coin flip {outcome}.", False, private
+        return (f"H on a superposed qubit collapses it: coin flip {outcome}.", False, private,
+                "h_coin")
     q["public_known"] = False
     private.append({"type": "coin", "seat": owner, "value": q["value"],
                     "visible_to": [owner], "text": f"Your coin flip: {outcome}."})
     return ("H on a superposed qubit collapses it: a coin is flipped out of sight and the "
-            "card stays face down.", False, private)
+            "card stays face down.", False, private, "h_coin")
 
 
 def _showdown(state: State, n: int, events: list[Event]) -> None:
@@ -800,25 +910,57 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
     clockwise = [(dealer + k) % players for k in range(1, players + 1)]
     winners = [s for s in clockwise if scores[s] == best]
     pot = state["pot"]
-    share, remainder = divmod(pot, len(winners))
     payouts = [0] * players
+    if state["options"]["whole_pot"]:
+        collected = pot           # table option: the winners share the whole pot
+    else:
+        # the rulebook: the winner takes back their own chips and collects the chips on the
+        # other players' qubits that measured 1; the chips on their 0-qubits go back
+        collected = 0
+        for s in hand["order"]:
+            for q in hand["qubits"][s]:
+                if s in winners:
+                    payouts[s] += q["bet"]
+                elif q["value"] == 1:
+                    collected += q["bet"]
+                else:
+                    payouts[s] += q["bet"]
+    share, remainder = divmod(collected, len(winners))
     for i, s in enumerate(winners):
-        payouts[s] = share + (remainder if i == 0 else 0)
+        payouts[s] += share + (remainder if i == 0 else 0)
+    for s in range(players):
         state["chips"][s] += payouts[s]
+    assert sum(payouts) == pot
     state["pot"] = 0
     pts = f"{best} point{'' if best == 1 else 's'}"
-    if len(winners) == 1:
-        text = f"{_who(winners[0])} wins the pot of {pot} chips with {pts}."
+    names = ", ".join(_who(s) for s in winners)
+    if state["options"]["whole_pot"]:
+        if len(winners) == 1:
+            text = f"{names} wins the pot of {pot} chips with {pts}."
+        else:
+            parts = ", ".join(str(payouts[s]) for s in winners)
+            text = f"{names} tie on {pts} and split the pot of {pot} chips ({parts})."
     else:
-        names = ", ".join(_who(s) for s in winners)
-        parts = ", ".join(str(payouts[s]) for s in winners)
-        text = f"{names} tie on {pts} and split the pot of {pot} chips ({parts})."
+        back = sum(q["bet"] for q in hand["qubits"][winners[0]])
+        returned = [payouts[s] for s in range(players) if s not in winners]
+        rest = (f"; the chips on the others' 0-qubits ({sum(returned)}) go back to their "
+                "owners" if sum(returned) else "")
+        if len(winners) == 1:
+            text = (f"{names} wins with {pts}: takes back their own {back} chips and collects "
+                    f"the {collected} chips on the other players' qubits that measured 1{rest}.")
+        else:
+            parts = ", ".join(str(payouts[s]) for s in winners)
+            text = (f"{names} tie on {pts}: each takes back their own chips and they share the "
+                    f"{collected} chips on the other players' qubits that measured 1 "
+                    f"({parts} in all){rest}.")
     winners_sorted = sorted(winners)
-    events.append({"type": "pot", "winners": winners_sorted, "pot": pot, "payouts": payouts,
-                   "text": text})
+    events.append({"type": "pot", "code": "whole_pot" if state["options"]["whole_pot"]
+                   else "collect_ones", "winners": winners_sorted, "pot": pot,
+                   "collected": collected, "payouts": payouts, "text": text})
     result = {
         "hand": hand["number"], "dealer": dealer, "scores": scores, "winners": winners_sorted,
-        "pot": pot, "payouts": payouts, "declared_by": hand["declared_by"],
+        "pot": pot, "collected": collected, "payouts": payouts,
+        "declared_by": hand["declared_by"],
         "values": [[q["value"] for q in hand["qubits"][s]] if hand["in_hand"][s] else None
                    for s in range(players)],
         "bets": [[q["bet"] for q in hand["qubits"][s]] if hand["in_hand"][s] else None
@@ -944,15 +1086,7 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
             game_p1 = _p1_exact(q, physics) if hand["phase"] == "play" else float(q["value"])
             exp_phys += p1 * q["bet"]
             exp_game += game_p1 * q["bet"]
-            h_count = q["gates"].count("H")
-            note = ""
-            if not physics and h_count >= 2 and p1 in (0.0, 1.0):
-                note = (f"The H that erased this value did not really: in physics mode the "
-                        f"second H undoes the first and it would be {int(p1)} for sure.")
-            elif not physics and h_count >= 1 and p1 in (0.0, 1.0):
-                note = f"In physics mode this qubit would be {int(p1)} for sure."
-            elif not physics and h_count >= 1:
-                note = "Both modes leave this to chance (50/50)."
+            note = "" if physics else _physics_note(q["gates"], p1)
             cards.append({"id": q["id"], "slot": slot, "initial": q["initial"],
                           "gates": list(q["gates"]), "physics_p1": p1, "physics_ket": ket(amps),
                           "physics_amps": amps, "game_value": q["value"],
@@ -963,6 +1097,31 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
                       "cards": cards})
     return {"hand": hand["number"], "mode": "physics" if physics else "simplified",
             "seats": seats}
+
+
+def _physics_note(gates: list[str], p1: float) -> str:
+    """What physics mode would have said about a card with these gates (simplified hands).
+
+    Each H of the simplified game "erases" the value; in physics mode H is the real Hadamard:
+    two H with nothing between restore the value (H·H = I), but a Z (or Y) between them flips
+    it (H·Z·H = X, H·Y·H = −Y). The note names the pairs of H as they happened, so it never
+    says "the second H undoes the first" when a Z or Y came between.
+    """
+    hs = [i for i, g in enumerate(gates) if g == "H"]
+    if not hs:
+        return ""
+    laws = []
+    for a, b in zip(hs[0::2], hs[1::2], strict=False):
+        between = gates[a + 1:b]
+        laws.append(_between_hs(between)[1])
+    if len(hs) % 2 == 1:
+        laws.append("the last H leaves it in superposition")
+    story = "; ".join(laws)
+    if p1 in (0.0, 1.0):
+        erased = ("The H that erased this value did not really" if len(hs) >= 2
+                  else "In physics mode this qubit has a definite value")
+        return f"{erased}: in physics mode {story}, so it would be {int(p1)} for sure."
+    return f"In physics mode {story}: both modes leave this to chance (50/50)."
 
 
 def _teaching_summary(state: State, hand_number: int) -> dict:

@@ -352,7 +352,7 @@ export function createBoard(root, { act, preview } = {}) {
         if (measureOrder.has(sq)) t.style.animationDelay = `${measureOrder.get(sq) * 0.55}s`;
         drawSingle(t, col, c.x, c.y, R);
         const e = rolls.get(sq);
-        if (e) t.append(svg("text", { x: o.x + 12, y: o.y + 22, class: "roll" }, `d100: ${e.d100}`));
+        if (e && e.d100) t.append(svg("text", { x: o.x + 12, y: o.y + 22, class: "roll" }, `d100: ${e.d100}`));
         g.append(t);
       } else if (ghost && ghost.touched.has(sq)) {
         const was = svg("g", { class: "was" });

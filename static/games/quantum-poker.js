@@ -13,7 +13,7 @@ const GATE_HELP = {
   Y: "Y flips the value of one of your qubits and turns it face up/down.",
   Z: "Z doubles (or halves back) the bet on one of your qubits.",
   H: "H lays one of your qubits down in superposition; on a laid-down qubit it flips a coin.",
-  CX: "CX applies X to a qubit of another player.",
+  CX: "CX applies X to a qubit of another player: in this game Cx is that single-qubit X (it flips the value), not a two-qubit CNOT.",
   SWAP: "SWAP exchanges one of your qubits with one of another player's.",
 };
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
@@ -115,9 +115,11 @@ export function createBoard(root, { act }) {
     const mine = mySeat(msg) !== null && seatView.seat === mySeat(msg);
     const known = q.value !== null && q.value !== undefined;
     const secretMine = mine && known && !q.shown;
+    const remembered = !mine && known && !q.shown && q.remembered;
     const cls = ["qp-qubit"];
     cls.push(q.superposed ? "superposed" : "flat", q.shown ? "face-up" : "face-down");
     if (secretMine) cls.push("secret-mine");
+    if (remembered) cls.push("remembered");
     if (q.bet === 2) cls.push("doubled");
     if (clickable) cls.push("target");
     if (dim) cls.push("dim");
@@ -129,7 +131,9 @@ export function createBoard(root, { act }) {
       title = "Superposed (laid down): no value until it is measured";
     } else if (known) {
       face = String(q.value);
-      title = secretMine ? "Face down: only you see this value" : "Face up: everyone sees this value";
+      title = secretMine ? "Face down: only you see this value"
+        : remembered ? "Face down: you remember this value (you saw it and followed the plays)"
+          : "Face up: everyone sees this value";
     } else {
       face = "?";
       title = "Face down: hidden value";
@@ -145,6 +149,7 @@ export function createBoard(root, { act }) {
     h("span", { class: "qp-face", text: face }),
     h("span", { class: "qp-slot", text: `q${q.slot + 1}` }),
     secretMine ? h("span", { class: "qp-only-you", text: "only you see this" }) : null,
+    remembered ? h("span", { class: "qp-remembered", text: "you remember" }) : null,
     h("span", { class: "qp-bet", "aria-hidden": "true" },
       h("i", { class: "chip" }), q.bet === 2 ? h("i", { class: "chip" }) : null));
     if (v.phase === "over" && msg.view.last_hand) card.classList.add("revealed");
@@ -343,10 +348,13 @@ export function createBoard(root, { act }) {
     const box = h("section", { class: "qp-showdown", "data-hand": lh.hand });
     const winners = (lh.winners || []).map((w) => name(msg, w));
     box.append(h("h3", { text: `Hand ${lh.hand}: showdown` }));
-    box.append(h("p", { class: "qp-winner", text: winners.length === 1 ? `${winners[0]} wins the pot of ${lh.pot} chips.`
-      : `${winners.join(" and ")} split the pot of ${lh.pot} chips.` }));
+    const wholePot = !msg.view.options || msg.view.options.whole_pot !== false || lh.collected === undefined;
+    const rulebook = ` (pot ${lh.pot}): the winner takes back their own chips and collects the ${lh.collected} chips on the other players' 1-qubits; chips on 0-qubits go back to their owners.`;
+    box.append(h("p", { class: "qp-winner", text: wholePot
+      ? (winners.length === 1 ? `${winners[0]} wins the pot of ${lh.pot} chips.` : `${winners.join(" and ")} split the pot of ${lh.pot} chips.`)
+      : (winners.length === 1 ? `${winners[0]} wins${rulebook}` : `${winners.join(" and ")} tie and share${rulebook}`) }));
     const table = h("table", { class: "qp-result-table" });
-    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards" }), h("th", { text: "Score" }), h("th", { text: "Won" })));
+    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards" }), h("th", { text: "Score" }), h("th", { text: "Chips back" })));
     (lh.cards || []).forEach((cards, s) => {
       if (!lh.values || !lh.values[s]) return;
       const cells = h("td", { class: "qp-mini-cards" }, ...cards.map((c) => h("span", { class: `qp-mini ${c.value === 1 ? "one" : "zero"}${c.bet === 2 ? " doubled" : ""}`, text: String(c.value), title: c.bet === 2 ? "bet doubled" : "" })));

@@ -117,8 +117,31 @@ def test_turn_structure_basic_five_turns_each():
     assert GAME.outcome(st) is not None
 
 
-def test_noise_variant_parameters_and_rolls():
+def test_noise_variant_is_the_normal_game_with_a_d10_after_every_turn():
+    # the rulebook's general rule (§3.4.3): 5 turns each, draw 2 / play 2, d10 after each turn
     st = GAME.setup(2, "noise", 4, dict(FIXED))
+    assert st["turns_per_side"] == 5 and not st["noise_exercise"]
+    assert len(st["hands"][0]) == 6  # drew 2 at the start of the first turn
+    seen_noise = 0
+    rng = random.Random(1)
+    while st["phase"] == "operations":
+        seat = GAME.to_act(st)[0]
+        turn = st["turn"]["index"]
+        st, events = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+        noise = [e for e in events if e["type"] == "noise"]
+        seen_noise += len(noise)
+        for e in noise:
+            assert 1 <= e["d10"] <= 10 and "d10" in e["text"]
+        draws = [e for e in events if e["type"] == "draw"]
+        assert all(e["reason"] == "turn" for e in draws)     # no draw after the roll
+        if noise and st["phase"] == "operations":
+            assert st["turn"]["index"] == turn + 1
+            assert len(st["hands"][st["turn"]["side"]]) >= 4
+    assert seen_noise == 10
+
+
+def test_noise_exercise_option_keeps_the_exercise_structure():
+    st = GAME.setup(2, "noise", 4, {**FIXED, "noise_exercise": True})
     assert st["turns_per_side"] == 4
     assert len(st["hands"][0]) == 4  # noise: no draw at the start of a turn
     seen_noise = 0
@@ -133,6 +156,14 @@ def test_noise_variant_parameters_and_rolls():
         if noise and st["phase"] == "operations":
             assert len(st["hands"][seat]) == 4  # played 2, drew 2 after the roll
     assert seen_noise == 8
+
+
+def test_noise_exercise_option_is_checked():
+    for bad in ({"noise_exercise": 1}, {"noise_exercise": "yes"}):
+        with pytest.raises(IllegalAction):
+            GAME.setup(2, "noise", 4, {**FIXED, **bad})
+    with pytest.raises(IllegalAction):
+        GAME.setup(2, "basic", 4, {**FIXED, "noise_exercise": True})
 
 
 def test_teams_seats_and_to_act():
@@ -273,7 +304,8 @@ def test_eve_flow_and_scoring():
     measures = [a for a in legal if "eve_measure" in a]
     assert measures
     st2, ev = GAME.apply(st, 1, measures[0])
-    assert ev[0]["type"] == "eve_measure" and "d100" in ev[0]["text"]
+    assert ev[0]["type"] == "eve_measure"
+    assert ("on the d100" in ev[0]["text"]) == (ev[0]["d100"] is not None)
     assert len(st2["hands"][1]) == 4 and st2["eve_measure_used"]
     assert GAME.to_act(st2) == [2]  # Bob next; Eve's turn is over
     # once per set

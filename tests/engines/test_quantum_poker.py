@@ -61,7 +61,7 @@ def test_game_metadata():
 def test_deal_and_ante_defaults():
     s = new(3)
     assert s["options"] == {"community_cards": 5, "hands": 5, "starting_chips": 20,
-                            "physics_mode": False}
+                            "physics_mode": False, "whole_pot": False}
     for seat in range(3):
         cards = s["hand"]["qubits"][seat]
         assert len(cards) == 4
@@ -203,7 +203,9 @@ def test_y_flips_and_shows_then_toggles_back():
     s, _ = play(s, 2, 1, 0)           # second Y: flips back and hides again
     q = qubit(s, 1, 0)
     assert (q["value"], q["shown"], q["bet"]) == (0, False, 1)
-    assert GAME.view(s, 0)["seats"][1]["qubits"][0]["value"] is None
+    # everyone saw the 1 and saw the Y: the table remembers the value (perfect recall)
+    seen = GAME.view(s, 0)["seats"][1]["qubits"][0]
+    assert seen["value"] == 0 and seen["remembered"]
 
 
 def test_y_on_superposed_only_toggles_visibility():
@@ -306,10 +308,12 @@ def test_swap_carries_value_visibility_bet_and_superposition():
                                                                  0: [1, 1, 1, 1]})
     s, _ = play(s, 0, 1, 0)                 # seat 1: H on own qubit 0 -> superposed
     s, _ = play(s, 1, 0, 3)                 # seat 0: Z on own qubit 3 -> doubled
-    mine = dict(qubit(s, 1, 0))
-    theirs = dict(qubit(s, 0, 3))
+    props = ("id", "value", "shown", "bet", "superposed", "initial", "gates")
+    mine = {k: qubit(s, 1, 0)[k] for k in props}
+    theirs = {k: qubit(s, 0, 3)[k] for k in props}
     s, ev = play(s, 2, 0, 3, own=0)         # seat 1: SWAP own qubit 0 with seat 0's qubit 3
-    assert qubit(s, 1, 0) == theirs and qubit(s, 0, 3) == mine
+    assert {k: qubit(s, 1, 0)[k] for k in props} == theirs
+    assert {k: qubit(s, 0, 3)[k] for k in props} == mine
     assert qubit(s, 1, 0)["bet"] == 2 and qubit(s, 0, 3)["superposed"]
     assert "SWAP" in ev[0]["text"]
 
@@ -344,7 +348,7 @@ def test_physics_second_h_undoes_the_first():
             s, _ = play(s, 1, 0, 0)
             s, ev = play(s, 2, 1, 2)
             assert qubit(s, 1, 2)["value"] == v and not qubit(s, 1, 2)["superposed"]
-            assert "undoes" in ev[0]["text"]
+            assert "H·H = I" in ev[0]["text"]
 
 
 def test_simplified_second_h_does_not_undo():
@@ -422,7 +426,7 @@ def test_physics_circuit_matches_exact_state():
 # ------------------------------------------------------------------ showdown and scoring
 
 def test_scoring_with_doubled_bets_and_pot():
-    s = rig(new(2, community_cards=2), cards=["Z", "Z"],
+    s = rig(new(2, community_cards=2, whole_pot=True), cards=["Z", "Z"],
             values={1: [1, 1, 0, 0], 0: [1, 1, 1, 0]})
     s, _ = play(s, 0, 1, 0)       # seat 1 doubles a 1 -> 3 points
     s, ev = play(s, 1, 0, 3)      # seat 0 doubles its 0 -> still 3 points
@@ -433,8 +437,8 @@ def test_scoring_with_doubled_bets_and_pot():
     assert "split the pot of 10" in texts
 
 
-def test_highest_score_wins_the_whole_pot():
-    s = rig(new(3, community_cards=1), cards=["X"],
+def test_highest_score_wins_the_whole_pot_as_a_table_option():
+    s = rig(new(3, community_cards=1, whole_pot=True), cards=["X"],
             values={0: [0, 0, 0, 0], 1: [0, 0, 1, 1], 2: [1, 0, 0, 0]})
     total = total_chips(s)
     s, _ = play(s, 0, 1, 0)
@@ -445,7 +449,7 @@ def test_highest_score_wins_the_whole_pot():
 
 def test_tie_remainder_goes_to_first_clockwise_from_dealer():
     # dealer 0: clockwise from the dealer's left is 1, 2, 0; seats 0 and 2 tie -> 2 first
-    s = rig(new(3, community_cards=1), cards=["Z"],
+    s = rig(new(3, community_cards=1, whole_pot=True), cards=["Z"],
             values={0: [1, 1, 0, 0], 1: [0, 0, 0, 0], 2: [1, 1, 0, 0]})
     s, _ = play(s, 0, 1, 0)       # seat 1 doubles a 0: pot 13
     r = s["results"][0]
@@ -493,7 +497,7 @@ def test_match_ends_after_fixed_number_of_hands():
 
 
 def test_match_ends_when_one_player_holds_all_chips():
-    s = rig(new(2, starting_chips=8, community_cards=1, hands=10), cards=["X"],
+    s = rig(new(2, starting_chips=8, community_cards=1, hands=10, whole_pot=True), cards=["X"],
             values={0: [1, 1, 1, 1], 1: [0, 0, 0, 0]})
     s, _ = play(s, 0, 1, 0)          # seat 1: 1 point, seat 0: 4 points
     # seat 0 won the pot of 8 (12 chips, seat 1 has 4); both ante again for hand 2
@@ -508,8 +512,8 @@ def test_match_ends_when_one_player_holds_all_chips():
 
 def test_player_without_ante_sits_out():
     s = rig(new(3, community_cards=1, hands=5), cards=["X"],
-            values={0: [1, 1, 1, 1], 1: [0, 0, 0, 0], 2: [0, 0, 0, 0]})
-    s["chips"][2] = 3      # seat 2 will not be able to ante for the next hand
+            values={0: [1, 1, 1, 1], 1: [0, 0, 0, 0], 2: [0, 0, 1, 1]})
+    s["chips"][2] = 1      # its two 1-qubits go to the winner: 1 chip left      # seat 2 will not be able to ante for the next hand
     s, ev = play(s, 0, 1, 0)
     hand = s["hand"]
     assert hand["in_hand"] == [True, True, False] and hand["qubits"][2] == []
@@ -533,13 +537,26 @@ def test_declare_only_in_declared_mode():
     assert {"declare": True} in GAME.legal_actions(new(2, "declared"), 1)
 
 
-def test_declaration_gives_every_other_player_one_last_turn():
-    s = new(4, "declared", community_cards=10)
-    s, _ = GAME.apply(s, 1, GAME.legal_actions(s, 1)[0])     # seat 1 plays a card
+def test_declaration_lays_cards_face_up_and_gives_everyone_a_last_turn():
+    # "declarar una medición, bajando sus cartas ... una última ronda para todos"
+    s = rig(new(4, "declared", community_cards=10), cards=["H"] + ["X"] * 9,
+            values={2: [1, 0, 1, 0]})
+    s, _ = play(s, 1, 1, 0)                                   # seat 1: X on its qubit 1
+    s, _ = play(s, 0, 2, 1)                                   # seat 2: H on its qubit 2
+    s, _ = GAME.apply(s, 3, GAME.legal_actions(s, 3)[0])
+    s, _ = GAME.apply(s, 0, GAME.legal_actions(s, 0)[0])
+    s, _ = GAME.apply(s, 1, GAME.legal_actions(s, 1)[0])
     s, ev = GAME.apply(s, 2, {"declare": True})               # seat 2 declares
-    assert ev[0]["type"] == "declare" and s["hand"]["last_turns"] == [3, 0, 1]
+    assert ev[0]["type"] == "declare" and s["hand"]["last_turns"] == [3, 0, 1, 2]
+    assert "face up" in ev[0]["text"]
+    cards = qubit(s, 2, 0), qubit(s, 2, 1), qubit(s, 2, 2), qubit(s, 2, 3)
+    assert all(q["shown"] for q in cards)
+    assert cards[1]["superposed"] and not cards[0]["superposed"]     # superposed stays so
+    for seat in (None, 0, 1, 3):                                      # everyone sees them now
+        seen = GAME.view(s, seat)["seats"][2]["qubits"]
+        assert [q["value"] for q in seen] == [1, None, 1, 0]
     order = []
-    for _ in range(3):
+    for _ in range(4):
         seat = GAME.to_act(s)[0]
         order.append(seat)
         legal = GAME.legal_actions(s, seat)
@@ -547,10 +564,10 @@ def test_declaration_gives_every_other_player_one_last_turn():
         with pytest.raises(IllegalAction):
             GAME.apply(s, seat, {"declare": True})
         s, ev = GAME.apply(s, seat, legal[0])
-    assert order == [3, 0, 1]
+    assert order == [3, 0, 1, 2]          # the declarer too, last
     done = s["history"][-1]
     assert done["result"]["declared_by"] == 2
-    assert sum(c["taken_by"] is not None for c in done["community"]) == 4   # rest unapplied
+    assert sum(c["taken_by"] is not None for c in done["community"]) == 9   # rest unapplied
     assert s["hand"]["number"] == 2
 
 

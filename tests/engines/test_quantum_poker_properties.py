@@ -11,7 +11,7 @@ from games.engines import IllegalAction, clone, get_game, replay
 from games.engines.quantum_poker import _gate
 
 GAME = get_game("quantum-poker")
-SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known"}
+SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known", "known_by"}
 
 
 def random_setup(rng: random.Random) -> tuple[int, str, dict, int]:
@@ -50,22 +50,85 @@ def keys_of(obj) -> set:
     return set()
 
 
+def recall_oracle(state: dict) -> dict:
+    """Per card id of the current hand: the seats that can know its value/state from what they
+    saw (the deal of their own cards, the public plays log), and whether the whole table can.
+
+    Worked out from the public log only, independently of the engine's bookkeeping: a holder
+    looks at a card with a definite value; X, Y, CX, Z and SWAP are public and followed; a
+    shown card is public; in the simplified game a first H erases the value and a second H is
+    a coin (seen by all if the card is shown, else by its holder only); in physics mode H is a
+    public unitary, so whoever knew the state still knows it."""
+    hand = state["hand"]
+    physics = state["options"]["physics_mode"]
+    order = hand["order"]
+    layout: dict[int, list[str]] = {s: [] for s in order}
+    for k in range(4 * len(order)):
+        layout[order[k % len(order)]].append(f"h{hand['number']}-q{k}")
+    know = {cid: {s} for s in order for cid in layout[s]}
+    public = dict.fromkeys(know, False)
+    shown = dict.fromkeys(know, False)
+    sup = dict.fromkeys(know, False)
+
+    def settle(cid: str, holder: int) -> None:
+        if not sup[cid]:
+            know[cid].add(holder)
+            if shown[cid]:
+                public[cid] = True
+
+    for p in hand["plays"]:
+        if p.get("declare"):
+            for cid in layout[p["seat"]]:
+                shown[cid] = True
+                settle(cid, p["seat"])
+            continue
+        t = p["target"]
+        if p["kind"] == "SWAP":
+            me, own = p["seat"], p["own"]
+            layout[me][own], layout[t["seat"]][t["qubit"]] = (layout[t["seat"]][t["qubit"]],
+                                                              layout[me][own])
+            settle(layout[me][own], me)
+            settle(layout[t["seat"]][t["qubit"]], t["seat"])
+            continue
+        cid = layout[t["seat"]][t["qubit"]]
+        if p["kind"] == "Y":
+            shown[cid] = not shown[cid]
+        if p["kind"] == "H":
+            if physics:
+                sup[cid] = not sup[cid]
+            elif not sup[cid]:
+                sup[cid], know[cid], public[cid] = True, set(), False
+            else:
+                sup[cid], know[cid] = False, {t["seat"]}
+                public[cid] = shown[cid]
+        settle(cid, t["seat"])
+    return {cid: (know[cid], public[cid] or shown[cid]) for cid in know}
+
+
+def knows(oracle: dict, cid: str, seat: int | None) -> bool:
+    seats, table = oracle[cid]
+    return table or (seat is not None and seat in seats)
+
+
 def twin(state: dict, seat: int | None) -> dict:
     """The same state with every secret ``seat`` may not know changed."""
     other = clone(state)
     other["seed"] += 987654321
     physics = other["options"]["physics_mode"]
+    oracle = recall_oracle(state) if state["hand"]["phase"] == "play" else {}
     hands = [other["hand"]] + other["history"]
     for hand in hands:
-        for owner, cards in enumerate(hand["qubits"]):
+        for cards in hand["qubits"]:
             for q in cards:
                 q["initial"] ^= 1
                 if hand is not other["hand"] or hand["phase"] == "over":
                     continue
+                if knows(oracle, q["id"], seat):
+                    continue
                 if q["superposed"]:
                     if physics:
                         q["amps"] = _gate(q["amps"], "Z")   # a phase nobody may see
-                elif not q["shown"] and owner != seat:
+                else:
                     q["value"] ^= 1
                     if physics:
                         q["amps"] = _gate(q["amps"], "X")
@@ -81,15 +144,19 @@ def check_view(state: dict, seat: int | None) -> None:
     assert json.loads(json.dumps(v)) == v
     assert not keys_of(v) & SECRET_KEYS
     hand = state["hand"]
+    oracle = recall_oracle(state) if hand["phase"] == "play" else {}
     for s, seat_view in enumerate(v["seats"]):
         for slot, q in enumerate(seat_view["qubits"]):
             truth = hand["qubits"][s][slot]
             if truth["superposed"]:
                 assert q["value"] is None
-            elif truth["shown"] or s == seat:
+            elif truth["shown"] or s == seat or (oracle and knows(oracle, truth["id"], seat)):
                 assert q["value"] == truth["value"]
+                assert q["remembered"] == (not truth["shown"] and s != seat)
             else:
                 assert q["value"] is None
+            if "ket" in q and oracle:
+                assert (q["ket"] is not None) == knows(oracle, truth["id"], seat)
     assert GAME.view(twin(state, seat), seat) == v
 
 
@@ -100,6 +167,9 @@ def test_no_leak_json_and_replay_over_random_matches(chunk):
             state, log, match = step
             assert json.loads(json.dumps(state)) == state
             assert sum(state["chips"]) + state["pot"] == match[0] * 20
+            if state["hand"]["phase"] == "play":
+                bets = sum(q["bet"] for cards in state["hand"]["qubits"] for q in cards)
+                assert state["pot"] == bets        # every chip in the pot sits on a card
             for seat in [None, *range(match[0])]:
                 check_view(state, seat)
         players, variant, options, match_seed = match
@@ -225,5 +295,7 @@ def test_strong_bot_beats_random(variant, physics):
         strong_chips += out["scores"][strong]
         random_chips += out["scores"][1 - strong]
         strong_wins += out["winners"] == [strong]
-    assert strong_chips > 2 * random_chips
-    assert strong_wins >= matches * 0.75
+    # the rulebook payout returns a loser's chips on its 0-qubits, so chips move less than
+    # with the whole pot: the strong bot ends with about 1.75 times the random bot's chips
+    assert strong_chips > 1.5 * random_chips
+    assert strong_wins >= matches * 0.9

@@ -132,16 +132,27 @@ def parse_board(spec: Any, pairs: Any, tiles: T.TileSet, variant: str) -> Board:
             parsed = [T.parse_single(c, tiles, variant) for c in codes]
         except ValueError as exc:
             raise BoardError(f"square {s}: {exc}") from None
+        if not starts_with_s_tiles(variant) and any(
+                T.base_code(c) in T.SINGLE_S for c in parsed):
+            raise BoardError(f"square {s}: UP/DOWN tiles are not in the {variant} starting "
+                             "tile set (they need the S expansion)")
         w = Weight(Fraction(1, len(parsed)))
         board.extend(make_component([s], [(c, w) for c in parsed]))
     return sort_board(board)
 
 
+def starts_with_s_tiles(variant: str) -> bool:
+    """Whether a starting board may hold UP/DOWN tiles: only with the S expansion."""
+    return variant == "s-expansion"
+
+
 def random_board(rng: random.Random, variant: str) -> Board:
-    """Preparation: every square gets a tile drawn at random from the variant's set.
-    Advanced variants may also place up to two pairs (possibly decorated) and U decorations."""
+    """Preparation: every square gets a tile drawn at random from the variant's starting set.
+    Advanced variants may also place up to two pairs (possibly decorated) and U decorations.
+    Eve's board uses the advanced set: UP/DOWN only with the S expansion (in Eve they arise
+    from her up/down measurement, and are legal from then on)."""
     tiles = T.tile_set(variant)
-    codes = list(T.SINGLE_BASE) + (list(T.SINGLE_S) if variant in ("s-expansion", "eve") else [])
+    codes = list(T.SINGLE_BASE) + (list(T.SINGLE_S) if starts_with_s_tiles(variant) else [])
     board: Board = []
     free = list(range(1, 10))
     if variant != "basic":
@@ -287,13 +298,50 @@ def measure_seen(board: Board, squares: list[int], basis: str, tiles: T.TileSet,
     return new, bits, float(p)
 
 
+def seen_roll(board: Board, squares: list[int], basis: str, tiles: T.TileSet, bits: tuple,
+              u: float) -> int | None:
+    """The d100 shown for Eve's measurement of ``squares`` on ``board`` (before it) that gave
+    ``bits``: a roll the book's table maps to that outcome (``u`` uniform), None if the
+    outcome was certain."""
+    comp = board[component_index(board, squares[0])]
+    results = measure_component(comp, squares, basis, tiles)
+    dist = [float(r[1]) for r in results]
+    if max(dist) > 1 - 1e-9:
+        return None
+    span = d100_table(dist)[[r[0] for r in results].index(tuple(bits))]
+    if span is None:
+        return None
+    return span[0] + int(u * (span[1] - span[0] + 1))
+
+
+def d100_table(dist: list[float]) -> list[tuple[int, int] | None]:
+    """The book's d100 table for outcome probabilities ``dist`` (in the order WW, WB, BW, BB
+    for a pair; W, B for a square): outcome ``k`` is rolled on ``lo..hi``, the cumulative
+    probabilities rounded to whole percent (the book's 1–12 / 13–50 / 51–88 / 89–100 for
+    ⅛, ⅜, ⅜, ⅛; 1–93 / 94–100 for U·R). An outcome whose range rounds away gets None."""
+    table: list[tuple[int, int] | None] = []
+    acc = 0.0
+    prev = 0
+    for p in dist:
+        acc += p
+        edge = min(100, round(acc * 100))
+        table.append((prev + 1, edge) if edge > prev else None)
+        prev = max(prev, edge)
+    return table
+
+
 def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list[dict]]:
     """Measure every square in the colour basis, squares 1..9 in order, a two-square component
-    jointly at its first square. Returns the 9 bits (0 white, 1 black) and one event per roll."""
+    jointly at its first square. Returns the 9 bits (0 white, 1 black) and one event per
+    component.
+
+    The outcome is drawn with the exact Born probabilities; the d100 shown is then a roll that
+    the book's table (``d100_table``) maps to that outcome, drawn uniformly in its range. A
+    component whose colours are certain shows no roll (``d100`` None)."""
     bits = [0] * 9
     events = []
     for comp in sort_board(board):
-        dist = component_distribution(comp).real
+        dist = [float(p) for p in component_distribution(comp).real]
         u = rng.random()
         acc, pick = 0.0, len(dist) - 1
         for k, p in enumerate(dist):
@@ -301,7 +349,14 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
             if u < acc:
                 pick = k
                 break
-        d100 = int(u * 100) + 1
+        certain = max(dist) > 1 - 1e-9
+        rng_roll = rng.random()
+        d100 = None
+        if not certain:
+            span = d100_table(dist)[pick]
+            if span is not None:
+                lo, hi = span
+                d100 = lo + int(rng_roll * (hi - lo + 1))
         sq = comp["squares"]
         if len(sq) == 1:
             bits[sq[0] - 1] = pick
@@ -310,8 +365,14 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
             bits[sq[0] - 1], bits[sq[1] - 1] = pick >> 1, pick & 1
             colours = ["white" if b == 0 else "black" for b in (pick >> 1, pick & 1)]
         where = f"square {sq[0]}" if len(sq) == 1 else f"squares {sq[0]} and {sq[1]}"
-        events.append({"type": "measure", "squares": list(sq), "d100": d100,
-                       "result": colours,
-                       "probabilities": [float(p) for p in dist],
-                       "text": f"{where}: rolled {d100} on the d100 → {', '.join(colours)}"})
+        if certain:
+            how = "certain, no roll"
+        elif d100 is None:
+            how = "an outcome too unlikely for the d100 table"
+        else:
+            how = f"rolled {d100} on the d100"
+        events.append({"type": "measure", "code": "measure_roll" if d100 else "measure_certain"
+                       if certain else "measure_off_table", "squares": list(sq), "d100": d100,
+                       "result": colours, "probabilities": dist,
+                       "text": f"{where}: {how} → {', '.join(colours)}"})
     return bits, events

@@ -12,8 +12,10 @@ Phases and actions
 * ``color``: the winner ``{"color": "white" | "black"}``; the winner plays first.
 * ``mulligan``: all sides at once ``{"mulligan": [indexes into the hand, or card names]}``
   (``[]`` keeps); draws as many (eve: n−1).
-* ``operations``: turns alternate; a turn starts with an automatic draw (2; eve: Alice/Bob 1,
-  Eve 2; noise: none — it draws 2 after the noise roll at the end of the turn). Plays:
+* ``operations``: turns alternate (5 each); a turn starts with an automatic draw (2; eve:
+  Alice/Bob 1, Eve 2). The noise variant is the rulebook's general rule (§3.4.3): the normal
+  game with a d10 noise roll after every turn; its option ``noise_exercise`` is the exercise
+  3.4.5 structure (4 turns each, no draw at the start, 2 cards drawn after the roll). Plays:
   ``{"card": "X", "squares": [5]}``, ``{"card": "CX", "squares": [control, target]}``,
   ``{"card": "I"}``, ``{"card": "CX", "discard": true}`` (only when the card has no legal
   target). Eve, once per set, as her whole turn: ``{"eve_measure": {"squares": [s] | [a, b],
@@ -53,6 +55,7 @@ from .board import (
     noise_squares,
     parse_board,
     random_board,
+    seen_roll,
 )
 from .cards import CARDS, CardError, card_squares, deck_composition, full_deck, legal_targets, play
 from .preview import explain_play
@@ -64,7 +67,8 @@ SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
 HAND_SIZE = 4
 BASES = ("color", "left-right", "up-down")
 EVENTS_KEPT = 40
-KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "skip_mulligan"}
+KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "skip_mulligan",
+                 "noise_exercise"}
 
 
 def _illegal(code: str, message: str) -> IllegalAction:
@@ -87,12 +91,15 @@ def side_of_seat(state: State, seat: int) -> int:
     return seat % state["n_sides"]
 
 
-def turns_per_side(variant: str) -> int:
-    return 4 if variant == "noise" else 5
+def turns_per_side(variant: str, noise_exercise: bool = False) -> int:
+    """5 turns each (the rulebook's general rule, noise included); 4 in the noise variant's
+    exercise-3.4.5 structure."""
+    return 4 if variant == "noise" and noise_exercise else 5
 
 
-def turn_draws(variant: str, side: int) -> int:
-    if variant == "noise":
+def turn_draws(variant: str, side: int, noise_exercise: bool = False) -> int:
+    """Cards drawn at the start of a turn (the exercise-3.4.5 noise structure draws after)."""
+    if variant == "noise" and noise_exercise:
         return 0
     if variant == "eve":
         return 2 if side == 1 else 1
@@ -135,6 +142,11 @@ class QTris:
         unknown = set(options) - KNOWN_OPTIONS
         if unknown:
             raise _illegal("bad_option", f"unknown option(s): {', '.join(sorted(unknown))}")
+        noise_exercise = options.get("noise_exercise", False)
+        if not isinstance(noise_exercise, bool):
+            raise _illegal("bad_option", "noise_exercise must be true or false")
+        if noise_exercise and variant != "noise":
+            raise _illegal("bad_option", "noise_exercise is an option of the noise variant")
         state: State = {
             "game": "qtris", "variant": variant, "seed": seed, "players": players,
             "n_sides": n_sides, "action_number": 0, "phase": "roll",
@@ -142,7 +154,8 @@ class QTris:
             "hidden_discards": [],
             "colors": None, "first_side": 0, "rolls": {}, "roll_pending": [],
             "color_chooser": None, "mulligan_pending": [], "turn": None,
-            "turns_per_side": turns_per_side(variant), "eve_measure_used": False,
+            "turns_per_side": turns_per_side(variant, noise_exercise),
+            "noise_exercise": noise_exercise, "eve_measure_used": False,
             "set_number": 1, "scores": [0] * n_sides, "sets": [], "final_board": None,
             "lines": None, "circuit_ops": [], "events": [],
             "skip_mulligan": bool(options.get("skip_mulligan", False)),
@@ -283,7 +296,8 @@ class QTris:
                          "plays_left": turn_plays(state["variant"], side)}
         events.append({"type": "turn", "side": side, "turn": index + 1,
                        "text": f"turn {index + 1}: {self._name(state, side)}"})
-        self._draw(state, side, turn_draws(state["variant"], side), events, "turn")
+        self._draw(state, side, turn_draws(state["variant"], side,
+                                           state.get("noise_exercise", False)), events, "turn")
         if not state["hands"][side]:
             self._end_turn(state, events)
 
@@ -303,7 +317,8 @@ class QTris:
                 events.append({"type": "noise", "side": side, "d10": d10, "square": d10,
                                "text": f"{self._name(state, side)} rolled {d10} on the d10: "
                                        f"square {d10} is measured without looking"})
-            self._draw(state, side, 2, events, "after noise")
+            if state.get("noise_exercise", False):
+                self._draw(state, side, 2, events, "after noise")
         nxt = turn["index"] + 1
         if nxt >= state["turns_per_side"] * state["n_sides"]:
             self._measure_and_score(state, events)
@@ -596,6 +611,8 @@ class QTris:
         try:
             board, bits, p = measure_seen(state["board"], squares, basis,
                                           T.tile_set(state["variant"]), u)
+            d100 = seen_roll(state["board"], squares, basis, T.tile_set(state["variant"]),
+                             bits, rng.random())
         except ValueError as exc:
             raise _illegal("not_a_tile", str(exc)) from None
         state["board"] = board
@@ -606,12 +623,12 @@ class QTris:
         state["circuit_ops"].append({"op": "measure", "squares": list(squares), "basis": basis})
         state["circuit_ops"].append({"op": "prep", "reset": True, "components": copy.deepcopy(touched)})
         labels = [LABELS[basis][b] for b in bits]
-        d100 = int(u * 100) + 1
+        how = "certain, no roll" if d100 is None else f"rolled {d100} on the d100"
         events.append({"type": "eve_measure", "side": side, "squares": list(squares),
                        "basis": basis, "result": labels, "d100": d100, "p": p,
                        "text": f"Eve discards 2 cards and measures square(s) "
-                               f"{', '.join(map(str, squares))} in the {basis} basis: rolled "
-                               f"{d100} on the d100 → {', '.join(labels)}"})
+                               f"{', '.join(map(str, squares))} in the {basis} basis: {how} "
+                               f"→ {', '.join(labels)}"})
         self._end_turn(state, events)
 
     # ------------------------------------------------------------------ views & results

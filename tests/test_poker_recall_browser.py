@@ -1,0 +1,49 @@
+"""QuantumPoker perfect recall in real browsers: two students (their own browser contexts) and a
+bot play; when a student swaps a face-down card away, that student's page keeps showing its
+value, marked "you remember" (and followed through the public plays), while the other
+student's page never shows a value that student could not know (compared with the DB state)."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.support.browser import student_joins
+from tests.support.clients import Teacher
+from tests.support.tables import TEACHER
+from tests.test_poker_browser import REMEMBERED, check_secrets, play_turn
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def test_a_swapped_away_card_is_remembered_by_its_old_holder(chromium, server, teacher):
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("quantum-poker", variant="classic",
+                             options={"table_size": 3, "hands": 5, "community_cards": 10},
+                             bot_level="random")
+    ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(1366, 900))
+    bo = student_joins(chromium, server, session["join_code"], "Bo", viewport=(1366, 900))
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    for page in (ada, bo):
+        expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
+    seats = {p: int(p.locator(".qp-seat.me").get_attribute("data-seat")) for p in (ada, bo)}
+    other = {ada: seats[bo], bo: seats[ada]}
+    REMEMBERED.clear()
+    for _ in range(120):
+        if REMEMBERED or Match.objects.get().status == Match.Status.FINISHED:
+            break
+        for page in (ada, bo):
+            check_secrets(page, seats[page], other[page])
+            if REMEMBERED:
+                break
+            play_turn(page, None)
+        ada.wait_for_timeout(100)
+    assert REMEMBERED, "a student swapped a face-down card away and its value was remembered"
+    card = next(p.locator(f".qp-qubit.remembered[data-id='{REMEMBERED[0]}']")
+                for p in (ada, bo)
+                if p.locator(f".qp-qubit.remembered[data-id='{REMEMBERED[0]}']").count())
+    expect(card.locator(".qp-remembered")).to_have_text("you remember")
+    assert "you remember" in card.get_attribute("aria-label")
+    assert card.get_attribute("data-state") == "hidden"

@@ -156,9 +156,8 @@ def _p_of(card: dict, h_left: bool, mine: bool) -> float:
     return _P1[st]
 
 
-class StrongBot(ClassicStrongBot):
-    label = "Strong"
-
+class OneStepStrongBot(ClassicStrongBot):
+    label = "Strong (one step, issue 10 first version)"
 
     def model(self, view: dict) -> Model:
         model = _model(view)
@@ -199,5 +198,174 @@ class StrongBot(ClassicStrongBot):
         c["p"] = _p_of(c, h_left, t["seat"] == me)
         return new, spent
 
+
+# ------------------------------------------------------ the search bot (two players)
+
+# A card as the seat may know it: (P|0⟩, P|1⟩, P|+⟩, P|−⟩, bet). Every card of this game stays
+# in one of those four states up to a global phase (X, Y, Z and H map them onto each other).
+Card = tuple[float, float, float, float, int]
+# the real gates permute the four states: new[i] = old[perm[i]] (each is its own inverse)
+_PERM = {"X": (1, 0, 2, 3), "Y": (1, 0, 3, 2), "Z": (0, 1, 3, 2), "H": (2, 3, 0, 1)}
+_MAX_PLIES = 5        # look-ahead in plays: all of them with the classic 5 community cards
+_LONG_TABLE_PLIES = 3  # with more community cards (keeps a match well under a second)
+
+
+def _belief(q: dict, physics: bool) -> Card:
+    """What the seat can know of one card from its view (a 50/50 where it cannot)."""
+    bet = q["bet"]
+    st = _state_of(q.get("ket")) if physics else None
+    if st is not None:
+        return tuple(1.0 if s == st else 0.0 for s in "01+-") + (bet,)
+    if q["known"] and q["value"] is not None:
+        return (1.0 - q["value"], float(q["value"]), 0.0, 0.0, bet)
+    if q["superposed"]:
+        return (0.0, 0.0, 0.5, 0.5, bet)
+    return (0.5, 0.5, 0.0, 0.0, bet)
+
+
+def _gate_card(c: Card, gate: str, physics: bool) -> Card:
+    if physics:
+        p = _PERM[gate]
+        return (c[p[0]], c[p[1]], c[p[2]], c[p[3]], c[4])
+    sup = c[2] + c[3] > 0.5
+    if gate in ("X", "Y"):       # simplified game: flips a value, nothing on a superposed card
+        return c if sup else (c[1], c[0], 0.0, 0.0, c[4])
+    if gate == "H":              # simplified game: erases the value; a second H is a coin
+        return (0.5, 0.5, 0.0, 0.0, c[4]) if sup else (0.0, 0.0, 0.5, 0.5, c[4])
+    return c
+
+
+def _scores(cards) -> list[float]:
+    """Distribution of a hand's score at showdown (Born rule: |±⟩ gives 1 half the time)."""
+    dist = [1.0]
+    for c in cards:
+        p = c[1] + 0.5 * (c[2] + c[3])
+        nxt = [0.0] * (len(dist) + c[4])
+        for s, pr in enumerate(dist):
+            if pr:
+                nxt[s] += pr * (1 - p)
+                nxt[s + c[4]] += pr * p
+        dist = nxt
+    return dist
+
+
+def _payout(mine, theirs, whole_pot: bool) -> float:
+    """My expected chips from the showdown of a two-player hand (the rulebook payout: the
+    winner collects the chips on the loser's 1-cards, i.e. the loser's score; a tie moves
+    nothing; ``whole_pot``: the winner takes every chip on the loser's cards)."""
+    a, b = _scores(mine), _scores(theirs)
+    lose_mine = sum(c[4] for c in mine) if whole_pot else None
+    win_theirs = sum(c[4] for c in theirs) if whole_pot else None
+    total = 0.0
+    for x, px in enumerate(a):
+        if not px:
+            continue
+        for y, py in enumerate(b):
+            if x > y:
+                total += px * py * (win_theirs if whole_pot else y)
+            elif x < y:
+                total -= px * py * (lose_mine if whole_pot else x)
+    return total
+
+
+class SearchStrongBot:
+    """Two players: searches the remaining plays (a few plies, both players choosing their best
+    under the seat's knowledge) and picks the play with the best exact expected payout under
+    the real physics (physics mode) or the simplified rules. Other tables: ``StrongBot``."""
+
+    label = "Strong"
+
+    def __init__(self) -> None:
+        self.fallback = OneStepStrongBot()
+
+    def choose(self, view: dict, legal: list[Action], rng: random.Random) -> Action:
+        me = view["seat"]
+        seats = [s["seat"] for s in view["seats"] if s["in_hand"]]
+        if len(seats) != 2 or me not in seats or not legal:
+            return self.fallback.choose(view, legal, rng)
+        opp = seats[0] if seats[1] == me else seats[1]
+        physics = bool(view.get("physics_mode"))
+        self.physics = physics
+        self.whole_pot = bool(view["options"].get("whole_pot"))
+        self.memo: dict = {}
+        hand = [[_belief(q, physics) for q in view["seats"][s]["qubits"]] for s in (me, opp)]
+        chips = (view["seats"][me]["chips"], view["seats"][opp]["chips"])
+        left = [c["kind"] for c in view["community"] if c["taken_by"] is None]
+        self.plies = _MAX_PLIES if len(left) <= _MAX_PLIES else _LONG_TABLE_PLIES
+        if view.get("declared_by") is not None:
+            turns = tuple(0 if s == me else 1 for s in view["last_turns"])
+        else:
+            turns = tuple(k % 2 for k in range(len(left)))
+        best_value, best = -math.inf, []
+        for action in legal:
+            if "declare" in action:
+                # everyone gets one last turn from my left, me last
+                value = self._search(hand, chips, tuple(sorted(left)), (1, 0)[:len(left)])
+            else:
+                kind = view["community"][action["card"]]["kind"]
+                rest = list(left)
+                rest.remove(kind)
+                t = action["target"]
+                move = (kind, action.get("own"), t["qubit"])
+                h, c = self._apply(hand, chips, 0, move)
+                value = self._search(h, c, tuple(sorted(rest)), turns[1:])
+            if value > best_value + 1e-9:
+                best_value, best = value, [action]
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return rng.choice(best)
+
+    def _apply(self, hand, chips, mover: int, move) -> tuple[list, tuple]:
+        kind, own, q = move
+        hand = [list(hand[0]), list(hand[1])]
+        other = 1 - mover
+        if kind == "SWAP":
+            hand[mover][own], hand[other][q] = hand[other][q], hand[mover][own]
+            return hand, chips
+        seat = other if kind == "CX" else mover
+        c = hand[seat][q]
+        if kind == "Z":
+            chips = list(chips)
+            if c[4] == 2:
+                c = c[:4] + (1,)
+                chips[seat] += 1
+            elif chips[seat] >= 1:
+                c = c[:4] + (2,)
+                chips[seat] -= 1
+            chips = tuple(chips)
+        hand[seat][q] = _gate_card(c, "X" if kind == "CX" else kind, self.physics)
+        return hand, chips
+
+    def _moves(self, kind: str):
+        if kind == "SWAP":
+            return [(kind, i, j) for i in range(4) for j in range(4)]
+        return [(kind, None, q) for q in range(4)]
+
+    def _search(self, hand, chips, left: tuple, turns: tuple, depth: int = 1) -> float:
+        if not turns or not left or depth >= self.plies:
+            return _payout(hand[0], hand[1], self.whole_pot)
+        key = (tuple(sorted(hand[0])), tuple(sorted(hand[1])), chips, left, turns)
+        if key in self.memo:
+            return self.memo[key]
+        mover = turns[0]
+        values = []
+        for kind in sorted(set(left)):
+            rest = list(left)
+            rest.remove(kind)
+            rest = tuple(rest)
+            seen = set()
+            for move in self._moves(kind):
+                h, c = self._apply(hand, chips, mover, move)
+                k = (tuple(sorted(h[0])), tuple(sorted(h[1])), c)
+                if k in seen:
+                    continue
+                seen.add(k)
+                values.append(self._search(h, c, rest, turns[1:], depth + 1))
+        value = max(values) if mover == 0 else min(values)
+        self.memo[key] = value
+        return value
+
+
+StrongBot = SearchStrongBot
 
 BOTS = {"random": RandomBot(), "strong": StrongBot()}

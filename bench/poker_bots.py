@@ -5,7 +5,7 @@ with the bots in swapped seats (same deals, Pauli cards and coins: luck cancels)
 classic 5 community cards (``--cards 5 10`` adds the table option of 10), and prints for each
 pairing the matches each bot won (most chips after the match's hands; equal chips is a draw),
 their chips in all (each starts every match with 20), and the seeds where one bot ends ahead
-over both seatings.
+over both seatings, with a sign test over those seeds.
 
 The bots:
 * strong (``SearchStrongBot``, ``BOTS["strong"]``): for two players it searches the remaining
@@ -24,6 +24,7 @@ Run: ``.venv/bin/python bench/poker_bots.py`` (about half a minute per pairing).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -86,6 +87,15 @@ def compare(matches: int, variant: str = "classic", physics: bool = True,
     return tally
 
 
+def sign_test(ahead: int, behind: int) -> float:
+    """Two-sided sign test over the seeds that are not even: the chance of a split at least
+    this lopsided if neither bot were better (each such seed a fair coin)."""
+    n, k = ahead + behind, min(ahead, behind)
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
@@ -105,7 +115,8 @@ def main() -> None:
             print(f"  chips: strong {t['new_chips']}, {name} {t['old_chips']} "
                   f"(both start each match with 20)")
             print(f"  seeds ahead over both seatings: strong {t['pairs_new']}, {name} "
-                  f"{t['pairs_old']}, even {t['pairs_even']}")
+                  f"{t['pairs_old']}, even {t['pairs_even']} (sign test: p = "
+                  f"{sign_test(t['pairs_new'], t['pairs_old']):.1e})")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,25 @@
 """QuantumPoker bots. They decide from ``view(state, seat)`` and the legal actions only.
 
 * ``random``: uniform over the legal actions.
-* ``strong``: models every qubit card by the chance it shows 1 at showdown (values the view
-  gives -- own, shown and remembered ones -- are known; other hidden or superposed ones count
-  50/50), simulates each legal play on that model and picks the one that maximises its chance
-  of winning (ties counting half), then its expected lead over the best opponent, minus chips
-  it would put at risk. In declared mode it declares when it already wins with high
-  probability. In physics mode it knows the physics: a card whose state it can follow (the
-  view's ``ket``) is |0⟩, |1⟩, |+⟩ or |−⟩, and it applies the real gates to it, so it knows
-  that H·H = I and H·Z·H = X (a second H gives a sure value) and values a |−⟩ it could turn
-  into a 1 with an H still on the table.
-* ``ClassicStrongBot`` (not offered as a level): the same search with the simplified model of
-  H (always 50/50) in both modes; the baseline of ``bench/poker_bots.py``.
+* ``strong`` (``SearchStrongBot``): with two players in the hand it searches the remaining
+  plays (all of them with the classic 5 community cards, 3 plies with more), both players
+  choosing their best under what its view lets it know, and values the end by the exact
+  expected payout of the showdown (rulebook or whole-pot payout). Each card is a belief over
+  |0⟩, |1⟩, |+⟩, |−⟩ (a card it can follow -- the view's ``ket``, own, shown or remembered
+  values -- is certain; any other is 50/50 between the two states its ``superposed`` flag
+  allows), and the plays apply the real gates in physics mode (the simplified H otherwise).
+  So it plans H·Z·H = X (a Z on its |+⟩, then an H: a sure 1, on a doubled bet), knows
+  H·H = I, and does not count on an H its opponent can take first. In declared mode it values
+  declaring the same way (everyone's last turn). With three or more players it plays as
+  ``OneStepStrongBot``.
+* ``OneStepStrongBot`` (issue 10's first strong bot, not offered as a level): models every
+  qubit card by the chance it shows 1 at showdown, simulates each legal play one step deep
+  and picks the one that maximises its chance of winning (ties counting half), then its
+  expected lead, minus chips it would put at risk; it declares when it already wins with
+  high probability. In physics mode it applies the real gates to the cards it can follow.
+* ``ClassicStrongBot`` (not offered as a level): the same one-step search with the simplified
+  model of H (always 50/50) in both modes. ``bench/poker_bots.py`` plays the strong bot
+  against both.
 """
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ samplers live in ``tests/support/engines.py``.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import random
 
 import pytest
@@ -61,6 +62,20 @@ def test_registry_lists_only_games_that_exist_with_the_contracts_attributes():
         assert isinstance(game.name, str) and game.name
         assert isinstance(game.variants, tuple) and game.variants
         assert 1 <= game.min_players <= game.max_players
+
+
+def test_list_games_holds_exactly_the_registered_games_whose_engine_exists():
+    from games import bots, engines
+
+    present = [slug for slug, module in engines._MODULES.items()
+               if importlib.util.find_spec(module) is not None]
+    assert [g.slug for g in list_games()] == present
+    for slug in set(engines._MODULES) - set(present):
+        with pytest.raises(engines.UnknownGame):
+            get_game(slug)
+    with pytest.raises(engines.UnknownGame):
+        get_game("chess")
+    assert set(bots._MODULES) <= set(present), "bots for a game that does not exist"
 
 
 @pytest.mark.parametrize("slug", [g.slug for g in list_games()])

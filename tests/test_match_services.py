@@ -62,3 +62,60 @@ def test_a_bot_on_a_team_leaves_the_decisions_to_its_human_teammate():
     assert applied.seq == 0  # side A (seats 0 and 2) is to act: Ada decides, her bot waits
     applied = services.submit_action(match.pk, 0, 0, {"card": "X", "squares": [1]}, participant_ids=(1,))
     assert Match.objects.get(pk=match.pk).actions.filter(by_bot=True).count() == 0
+
+
+def two_students_tictactoe() -> Match:
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("quantum-tictactoe", holders)
+    services.start_match(match.pk)
+    return match
+
+
+def assert_nothing_applied(match: Match, seq: int) -> None:
+    match.refresh_from_db()
+    assert match.seq == seq and match.actions.count() == seq
+
+
+def test_the_service_refuses_a_move_based_on_a_board_ahead_of_the_stored_one():
+    """Stale either way: ``seq`` must equal the log length (not just not be behind it)."""
+    match = two_students_tictactoe()
+    for seq in (match.seq + 1, match.seq + 5):
+        with pytest.raises(services.ActionRejected) as ahead:
+            services.submit_action(match.pk, 0, seq, {"squares": [1, 2]}, participant_ids=(1,))
+        assert ahead.value.code == "stale" and ahead.value.message
+        assert_nothing_applied(match, 0)
+    applied = services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,))
+    assert applied.seq == 1
+    for seq in (0, 2):                                   # behind, then ahead, of move 1
+        with pytest.raises(services.ActionRejected) as stale:
+            services.submit_action(match.pk, 1, seq, {"squares": [3, 4]}, participant_ids=(2,))
+        assert stale.value.code == "stale"
+        assert_nothing_applied(match, 1)
+
+
+def test_the_service_refuses_a_move_for_another_seat_even_when_that_seat_is_to_act():
+    match = two_students_tictactoe()
+    # X (seat 0, Ada) is to act and the move is legal for seat 0: only the holder may make it
+    with pytest.raises(services.ActionRejected) as other:
+        services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(2,))
+    assert other.value.code == "not_your_seat" and other.value.message
+    assert_nothing_applied(match, 0)
+    for seat in (1, 2, -1):                              # Bo's own seat is not to act; no such seats
+        with pytest.raises(services.ActionRejected) as refused:
+            services.submit_action(match.pk, seat, 0, {"squares": [1, 2]}, participant_ids=(1,))
+        assert refused.value.code == "not_your_seat"
+        assert_nothing_applied(match, 0)
+    assert services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,)).seq == 1
+
+
+def test_the_service_refuses_a_move_for_a_seat_a_bot_has_taken_over():
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bot", bot="random")]
+    match = services.create_match("quantum-tictactoe", holders)
+    services.start_match(match.pk)
+    services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,))
+    match.refresh_from_db()
+    seq = match.seq
+    with pytest.raises(services.ActionRejected) as refused:
+        services.submit_action(match.pk, 1, seq, {"squares": [3, 4]}, participant_ids=(1,))
+    assert refused.value.code == "not_your_seat"
+    assert_nothing_applied(match, seq)

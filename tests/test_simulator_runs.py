@@ -346,3 +346,45 @@ def test_session_statistics_page_csv_and_api(teacher, teacher_client):
     csv_text = teacher_client.get(f"/teacher/sessions/{session.pk}/statistics/?format=csv").content.decode()
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("table,match,player") and len(lines) == 1 + 6
+
+
+def test_a_request_with_other_shots_or_seed_is_a_new_run_never_the_earlier_counts(
+        match, django_capture_on_commit_callbacks):
+    first, created = ask(match, "aer", django_capture_on_commit_callbacks, shots=700, seed=42)
+    more, more_created = ask(match, "aer", django_capture_on_commit_callbacks, shots=900, seed=42)
+    other, other_created = ask(match, "aer", django_capture_on_commit_callbacks, shots=700, seed=43)
+    assert created and more_created and other_created
+    assert len({first.pk, more.pk, other.pk}) == 3
+    assert Run.objects.filter(match=match).count() == 3
+    assert (more.shots, more.seed, sum(more.counts.values())) == (900, 42, 900)
+    assert (other.shots, other.seed, sum(other.counts.values())) == (700, 43, 700)
+    assert sum(first.counts.values()) == 700 and other.counts != first.counts
+    # each one asked again is still its own run
+    again, created_again = ask(match, "aer", django_capture_on_commit_callbacks, shots=900, seed=42)
+    assert not created_again and again.pk == more.pk and again.counts == more.counts
+
+
+def test_a_noisy_run_on_another_device_is_a_new_run_with_that_devices_noise(
+        match, django_capture_on_commit_callbacks, monkeypatch):
+    from simulator import backends, devices
+    from simulator.positions import load_position
+
+    used = []
+    compact = devices.noisy_compact
+    monkeypatch.setattr(devices, "noisy_compact",
+                        lambda name, circuit: used.append(name) or compact(name, circuit))
+    assert devices.DEFAULT_DEVICE != "fake_kyiv"
+    kyiv, created = ask(match, "aer-noisy", django_capture_on_commit_callbacks, shots=400,
+                        seed=7, device="fake_kyiv")
+    assert created and kyiv.status == Run.Status.DONE, kyiv.error
+    assert kyiv.device == "fake_kyiv" and used == ["fake_kyiv"]
+    default, created = ask(match, "aer-noisy", django_capture_on_commit_callbacks, shots=400,
+                           seed=7)
+    assert created and default.pk != kyiv.pk and default.status == Run.Status.DONE
+    assert default.device == devices.DEFAULT_DEVICE and used == ["fake_kyiv", devices.DEFAULT_DEVICE]
+    # the stored counts are those of the device's own noise model, run independently here
+    circuit = load_position(match, kyiv.action_number).circuit
+    on_kyiv = backends.run_noisy(circuit, 400, 7, "fake_kyiv").counts
+    on_default = backends.run_noisy(circuit, 400, 7, devices.DEFAULT_DEVICE).counts
+    assert on_kyiv != on_default
+    assert kyiv.counts == on_kyiv and default.counts == on_default

@@ -145,21 +145,6 @@ def test_analysis_from_view_equals_engine_analysis():
         assert set(a) >= {"p_white", "expected_qtris", "p_win", "kets", "tiles"}
 
 
-@pytest.mark.parametrize("variant,players", [("basic", 2), ("advanced", 4), ("noise", 2),
-                                             ("s-expansion", 2), ("eve", 3)])
-def test_bots_play_full_games(variant, players):
-    st = GAME.setup(players, variant, 13, {})
-    rng = random.Random(1)
-    levels = ["strong", "random"]
-    while GAME.outcome(st) is None:
-        seat = GAME.to_act(st)[0]
-        legal = GAME.legal_actions(st, seat)
-        action = BOTS[levels[seat % 2]].choose(GAME.view(st, seat), legal, rng)
-        assert action in legal
-        st, _ = GAME.apply(st, seat, action)
-    assert GAME.outcome(st)["scores"]
-
-
 def test_strong_bot_beats_random_on_average():
     wins = 0.0
     games = 6

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engines import IllegalAction, clone, get_game, replay
+from games.engines import IllegalAction, get_game
 from games.engines.quantum_tictactoe import GAME, actions_from_history, find_lines, score_lines
 
 G = GAME
@@ -132,13 +132,6 @@ def test_the_two_marks_go_into_different_squares():
     with pytest.raises(IllegalAction) as err:
         G.apply(G.setup(), 0, {"squares": [5, 5]})
     assert err.value.code == "same_square"
-
-
-def test_apply_never_mutates_its_input():
-    state = play((1, 2), (2, 5), (1, 5))
-    before = clone(state)
-    G.apply(state, 1, {"collapse": 1})
-    assert state == before
 
 
 def test_wrong_seat_is_not_your_turn():
@@ -481,8 +474,6 @@ def test_random_playouts_hold_the_invariants():
     for seed in range(300):
         log, states = random_game(seed)
         final = states[-1]
-        assert json.loads(json.dumps(final)) == final
-        assert replay(G, 2, "basic", {}, seed, log)[-1] == final
         outcome = G.outcome(final)
         assert outcome is not None and G.to_act(final) == []
         assert outcome["scores"] == score_lines(find_lines(final["classical"]))
@@ -504,68 +495,6 @@ def test_random_playouts_hold_the_invariants():
                             continue
                         with pytest.raises(IllegalAction):
                             G.apply(state, seat, action)
-
-
-def _garbage(rng):
-    square = rng.choice([0, 1, 5, 9, 10, -1, 3.0, True, False, None, "1", [1], 2**70, 4.5])
-    pick = rng.randrange(14)
-    if pick == 0:
-        return rng.choice([None, 1, "X1+(1,2)", [1, 2], (1, 2), 3.5, True, set()])
-    if pick == 1:
-        return {"squares": [square, rng.choice([1, 2, 3, square])]}
-    if pick == 2:
-        return {"squares": [rng.randint(1, 9), rng.randint(1, 9), rng.randint(1, 9)]}
-    if pick == 3:
-        return {"squares": [rng.randint(1, 9)]}
-    if pick == 4:
-        return {"squares": "12"}
-    if pick == 5:
-        return {"squares": [rng.randint(1, 9), rng.randint(1, 9)], "extra": 1}
-    if pick == 6:
-        return {"collapse": square}
-    if pick == 7:
-        return {"collapse": rng.randint(1, 9), "squares": [1, 2]}
-    if pick == 8:
-        return {}
-    if pick == 9:
-        return {"square": [1, 2]}
-    if pick == 10:
-        return {"squares": {"a": 1, "b": 2}}
-    if pick == 11:
-        return {1: 2}
-    if pick == 12:
-        return {"squares": [rng.randint(-3, 12), rng.randint(-3, 12)]}
-    return {"collapse": [rng.randint(1, 9)]}
-
-
-def test_fuzz_malformed_actions_raise_illegal_action_and_change_nothing():
-    rng = random.Random(99)
-    states = []
-    for seed in range(8):
-        states += random_game(seed)[1]
-    tried = 0
-    for _ in range(3000):
-        state = rng.choice(states)
-        before = json.dumps(state, sort_keys=True)
-        action = _garbage(rng)
-        seat = rng.choice([0, 1, 0, 1, 2, None, True, "0"])
-        legal = [normal(a) for a in G.legal_actions(state, seat)] if seat in (0, 1) \
-            and not isinstance(seat, bool) else []
-        try:
-            is_legal = (isinstance(action, dict) and normal(action) in legal
-                        and len(action) == 1
-                        and all(type(v) is int for v in
-                                (action.get("squares") or [action.get("collapse")])))
-        except Exception:
-            is_legal = False
-        if is_legal:
-            continue
-        with pytest.raises(IllegalAction) as err:
-            G.apply(state, seat, action)
-        assert err.value.code and err.value.message
-        assert json.dumps(state, sort_keys=True) == before
-        tried += 1
-    assert tried > 1000
 
 
 def test_the_view_holds_the_whole_state():

@@ -148,13 +148,6 @@ def test_strong_always_takes_wins_and_blocks_in_random_positions():
 
 # --- strength and legality ---------------------------------------------------------------
 
-def test_bots_only_return_legal_actions():
-    for seed in range(30):
-        play_game([BOTS["random"], BOTS["strong"]], seed)
-        play_game([BOTS["medium"], BOTS["random"]], seed)
-        play_game([BOTS["strong"], BOTS["strong"]], seed)
-
-
 def test_strong_beats_random_clearly():
     wins = losses = 0
     games = 200

@@ -1,0 +1,264 @@
+"""The engine contract (games/engines/base.py, shared/DESIGN.md), checked once for every game in
+``list_games()`` and each of its variants over seeded random matches.
+
+A new engine passes this suite without a line of its own; the per-game twin builders and option
+samplers live in ``tests/support/engines.py``.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import random
+
+import pytest
+
+from games.bots import bot_levels
+from games.engines import Game, IllegalAction, clone, get_game, list_games, replay
+from tests.support.engines import (
+    SPECS,
+    Playout,
+    canonical,
+    junk_action,
+    junk_seat,
+    playout,
+    round_trip,
+    spec_for,
+)
+
+MATCHES = 3            # seeded random matches per game and variant
+
+CASES = [pytest.param(game.slug, variant, id=f"{game.slug}-{variant}")
+         for game in list_games() for variant in game.variants]
+SECRET_CASES = [case for case in CASES if SPECS.get(case.values[0]) is None
+                or SPECS[case.values[0]].has_secrets]
+
+
+@functools.cache
+def matches(slug: str, variant: str) -> tuple[Playout, ...]:
+    return tuple(playout(get_game(slug), variant, seed) for seed in range(MATCHES))
+
+
+def seats_of(match: Playout, rng: random.Random | None = None, k: int = 4) -> list[int | None]:
+    """The spectator (None) and every seat, or ``k`` random seats with a ``rng``."""
+    seats = list(range(match.players))
+    return [None, *(rng.sample(seats, min(k, len(seats))) if rng else seats)]
+
+
+def sample(states: list, k: int, rng: random.Random) -> list:
+    """The first and last state and up to ``k`` others: keeps the slow checks short."""
+    middle = states[1:-1]
+    return [states[0], *rng.sample(middle, min(k, len(middle))), states[-1]]
+
+
+# --- the registry ------------------------------------------------------------------------
+
+def test_registry_lists_only_games_that_exist_with_the_contracts_attributes():
+    games = list_games()
+    assert {g.slug for g in games} >= {"qtris", "quantum-tictactoe", "quantum-poker"}
+    assert len({g.slug for g in games}) == len(games)
+    for game in games:
+        assert isinstance(game, Game)
+        assert get_game(game.slug) is game
+        assert isinstance(game.name, str) and game.name
+        assert isinstance(game.variants, tuple) and game.variants
+        assert 1 <= game.min_players <= game.max_players
+
+
+def test_list_games_holds_exactly_the_registered_games_whose_engine_exists():
+    from games import bots, engines
+
+    present = [slug for slug, module in engines._MODULES.items()
+               if importlib.util.find_spec(module) is not None]
+    assert [g.slug for g in list_games()] == present
+    for slug in set(engines._MODULES) - set(present):
+        with pytest.raises(engines.UnknownGame):
+            get_game(slug)
+    with pytest.raises(engines.UnknownGame):
+        get_game("chess")
+    assert set(bots._MODULES) <= set(present), "bots for a game that does not exist"
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in list_games()])
+def test_every_game_declares_its_secrets_or_has_none(slug):
+    spec = spec_for(get_game(slug))
+    assert spec.has_secrets == (spec.twin is not None)
+
+
+# --- plain data --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_states_views_events_and_outcomes_round_trip_through_json(slug, variant):
+    rng = random.Random(0)
+    for match in matches(slug, variant):
+        game = match.game
+        for state in match.states:
+            assert round_trip(state) == state
+        for state in sample(match.states, 12, rng):
+            for seat in seats_of(match, rng):
+                view = game.view(state, seat)
+                assert round_trip(view) == view
+        for events in match.events:
+            assert round_trip(events) == events
+            for event in events:
+                assert isinstance(event.get("type"), str) and event["type"]
+                assert isinstance(event.get("text"), str) and event["text"]
+        final = match.states[-1]
+        outcome = game.outcome(final)
+        if outcome is not None:
+            assert round_trip(outcome) == outcome
+            assert {"scores", "winners"} <= set(outcome)
+            assert game.to_act(final) == []
+        else:
+            assert game.to_act(final)
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_a_state_read_back_from_json_plays_on_the_same(slug, variant):
+    rng = random.Random(1)
+    for match in matches(slug, variant):
+        game = match.game
+        for i in rng.sample(range(len(match.log)), min(4, len(match.log))):
+            seat, action = match.log[i]
+            again, events = game.apply(round_trip(match.states[i]), seat, action)
+            assert again == match.states[i + 1] and events == match.events[i]
+
+
+# --- replay ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_replay_from_the_stored_log_equals_the_live_states_and_events(slug, variant):
+    for match in matches(slug, variant):
+        game = match.game
+        log = round_trip(match.log)              # as stored: JSON, tuples become lists
+        states = replay(game, match.players, variant, round_trip(match.options), match.seed,
+                        [(seat, action) for seat, action in log])
+        assert states == match.states
+        state = states[0]
+        for (seat, action), events in zip(log, match.events, strict=True):
+            state, again = game.apply(state, seat, action)
+            assert again == events
+
+
+# --- legal actions and junk --------------------------------------------------------------
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_every_listed_legal_action_is_accepted_and_changes_nothing_in_place(slug, variant):
+    rng = random.Random(2)
+    checked = 0
+    for match in matches(slug, variant):
+        game = match.game
+        for state in sample(match.states, 3, rng):
+            before = canonical(state)
+            to_act = game.to_act(state)
+            assert len(set(to_act)) == len(to_act)
+            assert all(type(s) is int and 0 <= s < match.players for s in to_act)
+            for seat in range(match.players):
+                legal = game.legal_actions(state, seat)
+                if seat not in to_act:
+                    assert legal == [], "a seat that is not to act has legal actions"
+                    continue
+                assert legal, "a seat to act has no legal action"
+                assert len({canonical(a) for a in legal}) == len(legal)
+                assert all(round_trip(a) == a for a in legal)
+                for action in rng.sample(legal, min(25, len(legal))):
+                    after, events = game.apply(state, seat, action)
+                    assert after is not state and isinstance(events, list)
+                    checked += 1
+            assert canonical(state) == before, "apply changed its input"
+    assert checked
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_junk_actions_and_seats_are_refused_with_illegal_action_and_change_nothing(
+        slug, variant):
+    rng = random.Random(3)
+    tried = 0
+    states = [(m, s) for m in matches(slug, variant) for s in m.states
+              if m.game.outcome(s) is None]
+    finals = [(m, m.states[-1]) for m in matches(slug, variant)]
+    known: dict[tuple[int, int], list] = {}
+
+    def legal_of(game, state, seat):
+        key = (id(state), seat)
+        if key not in known:
+            known[key] = game.legal_actions(state, seat)
+        return known[key]
+
+    for _ in range(200):
+        match, state = rng.choice(states) if rng.random() < 0.95 else rng.choice(finals)
+        game = match.game
+        seat = junk_seat(rng, state, game, match.players)
+        is_seat = type(seat) is int and 0 <= seat < match.players
+        legal = legal_of(game, state, seat) if is_seat else []
+        listed = legal_of(game, state, rng.choice(game.to_act(state) or [0]))
+        action = junk_action(rng, listed) if rng.random() < 0.85 else rng.choice(listed or [{}])
+        if canonical(action) in {canonical(a) for a in legal}:
+            continue
+        before = canonical(state)
+        with pytest.raises(IllegalAction) as err:
+            game.apply(state, seat, action)
+        assert isinstance(err.value.code, str) and err.value.code
+        assert isinstance(err.value.message, str) and err.value.message
+        assert canonical(state) == before
+        tried += 1
+    assert tried > 120
+
+
+# --- views -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_views_are_deterministic_and_leave_the_state_alone(slug, variant):
+    rng = random.Random(4)
+    for match in matches(slug, variant):
+        game = match.game
+        for state in sample(match.states, 10, rng):
+            before = canonical(state)
+            for seat in seats_of(match, rng):
+                view = game.view(state, seat)
+                assert game.view(state, seat) == view
+                assert game.view(clone(state), seat) == view
+            assert canonical(state) == before
+
+
+@pytest.mark.parametrize("slug,variant", SECRET_CASES)
+def test_a_twin_with_other_secrets_gives_every_seat_the_same_view(slug, variant):
+    """Non-interference: changing what a seat may not know never changes its view — and the
+    twin does change something (another seat sees the difference), so this can fail."""
+    twin = spec_for(get_game(slug)).twin
+    assert twin is not None
+    rng = random.Random(5)
+    noticed = 0
+    for match in matches(slug, variant):
+        game = match.game
+        for state in sample(match.states, 15, rng):
+            for seat in seats_of(match):
+                other = twin(state, seat)
+                assert game.view(other, seat) == game.view(state, seat), (seat, state)
+                noticed += any(game.view(other, s) != game.view(state, s)
+                               for s in range(match.players) if s != seat)
+    assert noticed, "the twin changed nothing any seat can see: it proves nothing"
+
+
+# --- bots --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_bots_only_ever_return_legal_actions(slug, variant):
+    game = get_game(slug)
+    bots = bot_levels(slug)
+    for level, bot in bots.items():
+        assert isinstance(bot.label, str) and bot.label, level
+    levels = sorted(bots)
+    for seed in range(1 if bots else 0):
+        rng = random.Random(f"bots:{slug}:{variant}:{seed}")
+        match = playout(game, variant, seed, max_actions=0)      # a random table
+        state = match.states[0]
+        chosen = {s: levels[s % len(levels)] for s in range(match.players)}
+        for _ in range(150):
+            if game.outcome(state) is not None:
+                break
+            seat = rng.choice(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            view = game.view(state, seat)
+            action = bots[chosen[seat]].choose(clone(view), clone(legal), rng)
+            assert action in legal, (chosen[seat], action)
+            state, _ = game.apply(state, seat, action)

@@ -5,6 +5,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
+  let resultTimer = null; // the result waits for the board's measurement animation
   const previews = new Map(); // JSON of an action → resolvers waiting for its preview
   const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
   const board = createBoard($("board"), {
@@ -49,7 +50,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     current = msg;
     board.render(msg, { animate: fresh });
     renderPlayers(msg);
-    renderTurn(msg);
+    renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (fresh) renderLog(msg.events);
   }
 
@@ -63,10 +64,19 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     }, (board.seatLabel ? board.seatLabel(s.index, msg) + " " : "") + s.name + (s.index === msg.seat ? " (you)" : ""))));
   }
 
-  function renderTurn(msg) {
+  function renderTurn(msg, settleMs = 0) {
     const turn = $("turn");
     const result = $("result");
+    clearTimeout(resultTimer);
     if (msg.outcome) {
+      turn.classList.remove("mine");
+      if (settleMs > 0) {
+        // measuring on the board: the verdict would give the animation away
+        turn.textContent = "Measuring…";
+        result.classList.add("hidden");
+        resultTimer = setTimeout(() => renderTurn(msg), settleMs);
+        return;
+      }
       turn.textContent = "Game over";
       const scores = msg.outcome.scores || [];
       const winners = msg.outcome.winners || [];

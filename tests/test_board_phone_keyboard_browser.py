@@ -33,7 +33,9 @@ TAP_CHECK = """([sel, scroll]) => [...document.querySelectorAll(sel)].map((el) =
            tapped: !!hit && (hit === el || el.contains(hit)),
            coveredBy: hit && hit !== el && !el.contains(hit) ? hit.outerHTML.slice(0, 80) : null };
 })"""
-NO_SIDEWAYS = "() => document.documentElement.scrollWidth - innerWidth"
+# how far the page is wider than the phone (a mobile browser zooms out to show an overflowing
+# page, so innerWidth grows with it: compare with the phone's own width)
+NO_SIDEWAYS = f"() => Math.max(document.documentElement.scrollWidth, innerWidth) - {PHONE['width']}"
 
 # timestamps of the first moment the animation starts and of the result showing
 WATCH_RESULT = """(start) => {

@@ -129,11 +129,10 @@ def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chr
     }""")
     assert span["bottom"] - span["top"] <= PHONE["height"], span
     alice.evaluate("() => document.querySelector('.qtris-board').scrollIntoView({ block: 'start' })")
-    scroll = alice.evaluate("() => scrollY")
     for card, controls in (("U", False), ("CX", True)):
+        assert_all_tappable(alice, f".qcard[data-card={card}]", scroll=False)  # on screen with the board
         alice.locator(f".qcard[data-card={card}]").tap()
         expect(alice.locator(f".qcard.picked[data-card={card}]")).to_have_count(1)
-        assert alice.evaluate("() => scrollY") == scroll  # the tap on the card did not need a scroll
         rows = assert_all_tappable(alice, "g.sq.target", at_least=2, scroll=False)  # all on screen already
         if controls:  # CX: a control, then every target of that control
             alice.locator(f"g.sq.target[data-square='{rows[0]['key']}']").tap()
@@ -222,6 +221,7 @@ def test_quantum_tictactoe_says_what_a_half_made_move_is_and_why_a_click_did_not
         expect(hint).to_have_attribute("aria-live", "polite")
     ada.locator("g.cell[data-square='4']").click()
     expect(hint_a).to_have_text("First mark on square 4: now pick the second square.")
+    expect(ada.locator("#turn")).to_contain_text("First mark on square 4")  # the turn line follows
     bo.locator("g.cell[data-square='5']").click()
     expect(hint_b).to_contain_text("It is X's turn")
     ada.locator("g.cell[data-square='4']").click()

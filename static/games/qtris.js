@@ -150,12 +150,12 @@ function tileWords(cell) {
 
 // ---------------------------------------------------------------- the board module
 
-export function createBoard(root, { act, preview } = {}) {
+export function createBoard(root, { act, preview, promptChanged = () => {} } = {}) {
   ensureCss();
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });
-  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "img", "aria-label": "QTris board" });
+  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": "QTris board" });
   const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview", "aria-live": "polite" });
   boardBox.append(board, previewBox);
   const side = h("div", { class: "qtris-side" });
@@ -337,10 +337,10 @@ export function createBoard(root, { act, preview } = {}) {
   function clickSquare(sq) {
     if (!last || !mine() || !card) return;
     if (card === "CX" && control === null) {
-      if (legalSquares().has(sq)) { control = sq; hoverReply = null; drawBoard(false); renderPreview(); renderHand(); }
+      if (legalSquares().has(sq)) { control = sq; hoverReply = null; drawBoard(false); renderPreview(); renderHand(); promptChanged(); }
       return;
     }
-    if (card === "CX" && sq === control) { control = null; drawBoard(false); renderPreview(); return; }
+    if (card === "CX" && sq === control) { control = null; drawBoard(false); renderPreview(); promptChanged(); return; }
     const action = actionFor(sq);
     if (isLegal(action)) {
       card = null; control = null; hover = null; hoverReply = null;
@@ -352,6 +352,7 @@ export function createBoard(root, { act, preview } = {}) {
     if (card === c) { card = null; control = null; } else { card = c; control = null; }
     hoverReply = null;
     drawBoard(false); renderHand(); renderPreview();
+    promptChanged();
   }
 
   // ------------------------------------------------------------ drawing the board
@@ -729,6 +730,7 @@ export function createBoard(root, { act, preview } = {}) {
       if (L.some((a) => a.eve_measure)) return "Play two cards, or measure a square.";
       if (!card) return "Pick a card, then a square (hover to preview).";
       if (card === "CX" && control === null) return "CX: click the control square.";
+      if (card === "CX") return `CX: control on square ${control}; click the target square.`;
       return `Click a square to play ${card}.`;
     },
   };

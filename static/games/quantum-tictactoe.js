@@ -42,7 +42,7 @@ const TEXT = {
 const CASCADE_STEP_MS = 350; // one classical mark after the other (matches the CSS delay)
 const APPEAR_MS = 500;
 
-export function createBoard(root, { act }) {
+export function createBoard(root, { act, promptChanged = () => {} }) {
   root.innerHTML = "";
   const wrap = document.createElement("div");
   wrap.className = "qttt";
@@ -86,6 +86,7 @@ export function createBoard(root, { act }) {
   function say(text, kind = "") {
     hintBox.textContent = text;
     hintBox.className = "qttt-hint" + (kind ? ` ${kind}` : "");
+    if (kind === "step") promptChanged();
   }
   function prompt(msg) {
     const v = msg.view;

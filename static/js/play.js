@@ -14,6 +14,8 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
       $("error").classList.add("hidden");
       if (!sock.send({ type: "act", seq: current.seq, action })) showError("Not connected: reconnecting, try again in a moment.");
     },
+    // the board's prompt changed without a new state (a card or a first square picked)
+    promptChanged() { if (current) renderTurn(current, board.settleMs ? board.settleMs() : 0); },
     // what an action would do, without doing it: resolves to {ok, result} or {ok: false, code, message}
     preview(action) {
       return new Promise((resolve) => {

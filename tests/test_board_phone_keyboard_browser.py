@@ -296,6 +296,10 @@ def test_qtris_result_after_the_measurement_animation(chromium, server, teacher)
     expect(alice.locator("#result")).to_be_hidden()
     assert_result_waits(alice, ".measured.appear", measured * 550 + 600)
     expect(alice.locator("[data-testid=final-score]")).to_be_visible()
+    # a page opened later shows the result at once: nothing is being measured in front of it
+    alice.reload()
+    expect(alice.locator("#result")).to_be_visible(timeout=2000)
+    expect(alice.locator("[data-testid=final-score]")).to_be_visible(timeout=1000)
 
 
 def test_quantum_tictactoe_result_after_the_collapse_cascade(chromium, server, teacher):

@@ -49,8 +49,10 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;
     const fresh = !current || msg.seq !== current.seq;
+    // only a change seen live is animated (a page opened on a finished game shows its result at once)
+    const animate = !!current && fresh;
     current = msg;
-    board.render(msg, { animate: fresh });
+    board.render(msg, { animate });
     renderPlayers(msg);
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (fresh) renderLog(msg.events);

@@ -55,6 +55,7 @@ const STEP_TEXT = {
   control: (sq) => `Click (or press Enter) to make square ${sq} the control, then choose the target square.`,
   isControlTitle: (sq) => `Square ${sq} is the control of your CX`,
   isControl: "Now choose the target square; click this square again to pick another control.",
+  measuring: "Measuring the board…",
 };
 
 // ---------------------------------------------------------------- tile drawing
@@ -628,7 +629,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const settle = settleLeft();
     if (lines && settle) {
       // the score waits until every square has been measured on the board
-      const wait = h("p", { class: "muted measuring", "data-testid": "measuring" }, "Measuring the board…");
+      const wait = h("p", { class: "muted measuring", "data-testid": "measuring" }, STEP_TEXT.measuring);
       measureBox.append(wait);
       measureTimer.push(setTimeout(() => { wait.remove(); showScore(v, lines); }, settle));
     } else if (lines) showScore(v, lines);

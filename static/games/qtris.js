@@ -538,6 +538,9 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
 
   function renderHand() {
     const v = view();
+    // a redraw keeps the keyboard focus on the same card
+    const active = document.activeElement;
+    const focusedCard = active && handBox.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
     handBox.replaceChildren();
     if (!v.hand) { // the teacher / a spectator: no hand
       handBox.append(h("p", { class: "muted" }, `Hands: ${v.side_names.map((n, s) => `${n} ${v.hand_sizes[s]} cards`).join(" · ")}`));
@@ -577,6 +580,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       }
     });
     handBox.append(row);
+    if (focusedCard !== null) { const b = row.querySelector(`.qcard[data-index="${focusedCard}"]`); if (b && !b.disabled) b.focus({ preventScroll: true }); }
     if (ops && card && canDiscard(card)) handBox.append(h("p", { class: "muted" }, `${card} has no legal target on this board: you may discard it.`));
   }
 

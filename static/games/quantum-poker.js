@@ -254,6 +254,12 @@ export function createBoard(root, { act }) {
     const me = mySeat(msg) ?? 0;
     const pos = positions(v.players, me);
     const tmap = targets(msg);
+    // a redraw keeps the keyboard focus on the same card or qubit (when it is still enabled)
+    const active = document.activeElement;
+    const focusKey = active && tableBox.contains(active)
+      ? (active.dataset.card !== undefined ? `.qp-pauli[data-card="${active.dataset.card}"]`
+        : active.dataset.slot !== undefined ? `.qp-qubit[data-seat="${active.dataset.seat}"][data-slot="${active.dataset.slot}"]` : null)
+      : null;
     tableBox.replaceChildren();
     tableBox.className = `qp-table players-${v.players}${v.community.length > 6 ? " many-cards" : ""}`;
     tableBox.append(h("div", { class: "qp-felt" }));
@@ -273,6 +279,7 @@ export function createBoard(root, { act }) {
     }
     tableBox.append(centre);
     for (const seatView of v.seats) tableBox.append(seatBox(msg, seatView, pos[seatView.seat], tmap));
+    if (focusKey) { const n = tableBox.querySelector(focusKey); if (n && !n.disabled) n.focus({ preventScroll: true }); }
     if (animate) animateEvents(msg);
   }
 

@@ -47,6 +47,16 @@ const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.
 const pct = (p) => `${Math.round(100 * p)}%`;
 const signed = (d, unit = "%", k = 100) => { const v = Math.round(k * d * 10) / 10; return (v > 0 ? "+" : v < 0 ? "−" : "±") + Math.abs(v) + unit; };
 const actKey = (a) => JSON.stringify(a);
+const MEASURE_STEP_MS = 550; // one measured square after the other (the CSS animation delay)
+const LINE_FADE_MS = 600;
+// the prompts for a correct step that is not yet a whole play (never styled as an error)
+const STEP_TEXT = {
+  controlTitle: (sq) => `CX: square ${sq} as the control`,
+  control: (sq) => `Click (or press Enter) to make square ${sq} the control, then choose the target square.`,
+  isControlTitle: (sq) => `Square ${sq} is the control of your CX`,
+  isControl: "Now choose the target square; click this square again to pick another control.",
+  measuring: "Measuring the board…",
+};
 
 // ---------------------------------------------------------------- tile drawing
 
@@ -121,6 +131,14 @@ function drawSquareTiles(g, cell, cx, cy, opts = {}) {
   });
 }
 
+// the square (group matching sel) a pointer event is on, even when its element was redrawn
+export function squareAt(e, sel) {
+  const direct = e.target && e.target.closest && e.target.closest(sel);
+  if (direct && direct.isConnected) return direct;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  return under && under.closest ? under.closest(sel) : null;
+}
+
 function tileWords(cell) {
   const ms = cell.members || [];
   const one = (m) => {
@@ -133,12 +151,12 @@ function tileWords(cell) {
 
 // ---------------------------------------------------------------- the board module
 
-export function createBoard(root, { act, preview } = {}) {
+export function createBoard(root, { act, preview, promptChanged = () => {} } = {}) {
   ensureCss();
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });
-  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "img", "aria-label": "QTris board" });
+  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": "QTris board" });
   const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview", "aria-live": "polite" });
   boardBox.append(board, previewBox);
   const side = h("div", { class: "qtris-side" });
@@ -153,10 +171,22 @@ export function createBoard(root, { act, preview } = {}) {
 
   // hovering: delegated on the svg, so redrawing the squares does not re-fire enter events
   board.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "touch") return; // a finger has no hover: its tap plays (the focus previews)
     const g = e.target.closest && e.target.closest("g.sq");
     if (g && last) onHover(Number(g.dataset.square));
   });
   board.addEventListener("pointerleave", () => { if (last) onLeave(); });
+  board.addEventListener("pointerdown", () => { pressing = true; }, true);
+  // (a tap's focus comes after pointerup, with the compatibility mouse events: wait for its click)
+  board.addEventListener("click", () => setTimeout(() => { pressing = false; }), true);
+  board.addEventListener("pointercancel", () => { pressing = false; }, true);
+  board.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }, 700), true);
+  // clicks are delegated too: on a touch screen the tap's own hover redraws the squares between
+  // finger down and up, and the click then lands on the board, not on the (replaced) square
+  board.addEventListener("click", (e) => {
+    const g = squareAt(e, "g.sq");
+    if (g && last) clickSquare(Number(g.dataset.square));
+  });
 
   let last = null;
   let card = null; // selected card name
@@ -169,6 +199,9 @@ export function createBoard(root, { act, preview } = {}) {
   let lastSeq = null;
   const cache = new Map(); // seq:key -> promise of reply
   let measureTimer = [];
+  let drawing = false; // a redraw replaces the squares: their blur is not the player's
+  let pressing = false; // a finger or a button is down: the focus it brings is not a keyboard's
+  let settleEnd = 0; // when the measurement animation of the last new state ends
 
   const legal = () => (last && last.legal) || [];
   const mine = () => legal().length > 0;
@@ -234,7 +267,6 @@ export function createBoard(root, { act, preview } = {}) {
     if (card === "CX" && control === null) {
       return `Square ${sq} cannot be the control of a CX now` + (cxWhy(sq) ? `: ${cxWhy(sq)}` : ".");
     }
-    if (card === "CX" && sq === control) return "This is the control square: click it again to pick another control.";
     return `${card} cannot be played on square ${sq}.`;
   }
   function cxWhy(sq) {
@@ -255,6 +287,15 @@ export function createBoard(root, { act, preview } = {}) {
       previewBox.append(h("p", { class: "muted" }, card === "CX" && control !== null
         ? `CX: control on square ${control}. Point at a target square to preview, click to play.`
         : card === "CX" ? "CX: click the control square first." : `${card}: point at a square to preview, click to play it.`));
+      return;
+    }
+    if (card === "CX" && (hover === control || (control === null && legalSquares().has(hover)))) {
+      // a correct first step of a two-square play: a neutral prompt, not an error
+      const first = hover !== control;
+      previewBox.classList.add("step");
+      previewBox.append(h("div", { class: "step-prompt", "data-testid": "step-prompt" },
+        h("h4", {}, first ? STEP_TEXT.controlTitle(hover) : STEP_TEXT.isControlTitle(hover)),
+        h("p", {}, first ? STEP_TEXT.control(hover) : STEP_TEXT.isControl)));
       return;
     }
     const action = actionFor(hover);
@@ -297,10 +338,10 @@ export function createBoard(root, { act, preview } = {}) {
   function clickSquare(sq) {
     if (!last || !mine() || !card) return;
     if (card === "CX" && control === null) {
-      if (legalSquares().has(sq)) { control = sq; hoverReply = null; drawBoard(false); renderPreview(); renderHand(); }
+      if (legalSquares().has(sq)) { control = sq; hoverReply = null; drawBoard(false); renderPreview(); renderHand(); promptChanged(); }
       return;
     }
-    if (card === "CX" && sq === control) { control = null; drawBoard(false); renderPreview(); return; }
+    if (card === "CX" && sq === control) { control = null; drawBoard(false); renderPreview(); promptChanged(); return; }
     const action = actionFor(sq);
     if (isLegal(action)) {
       card = null; control = null; hover = null; hoverReply = null;
@@ -312,6 +353,7 @@ export function createBoard(root, { act, preview } = {}) {
     if (card === c) { card = null; control = null; } else { card = c; control = null; }
     hoverReply = null;
     drawBoard(false); renderHand(); renderPreview();
+    promptChanged();
   }
 
   // ------------------------------------------------------------ drawing the board
@@ -319,6 +361,9 @@ export function createBoard(root, { act, preview } = {}) {
   function drawBoard(animate) {
     const v = view();
     const cells = v.board.squares;
+    const active = document.activeElement;
+    const focused = active && board.contains(active) ? Number(active.dataset.square) : null;
+    drawing = true;
     board.replaceChildren();
     const targets = mine() && card ? legalSquares() : new Set();
     const an = last.analysis;
@@ -341,7 +386,7 @@ export function createBoard(root, { act, preview } = {}) {
       const o = origin(sq);
       const c = centre(sq);
       const classes = ["sq"];
-      if (card && mine()) classes.push(targets.has(sq) ? "target" : "illegal");
+      if (card && mine() && control !== sq) classes.push(targets.has(sq) ? "target" : "illegal");
       if (control === sq) classes.push("control");
       if (hover === sq) classes.push("hover");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: targets.has(sq) ? 0 : -1 });
@@ -374,10 +419,15 @@ export function createBoard(root, { act, preview } = {}) {
       }
       g.append(svg("text", { x: o.x + CELL - 12, y: o.y + 22, class: "sq-num", "text-anchor": "end" }, String(sq)));
       if (control === sq) g.append(svg("text", { x: o.x + 12, y: o.y + 22, class: "cx-label" }, "control"));
-      const title = svg("title", {}, `Square ${sq}: ${tileWords(cell)}` + (card && mine() && !targets.has(sq) ? ` — ${reasonFor(sq)}` : ""));
-      g.append(title);
-      g.addEventListener("click", () => clickSquare(sq));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") clickSquare(sq); });
+      const label = `Square ${sq}: ${tileWords(cell)}` + (control === sq ? " — the control of your CX" : card && mine() && !targets.has(sq) ? ` — ${reasonFor(sq)}` : "");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", label);
+      g.append(svg("title", {}, label));
+      g.addEventListener("keydown", (e) => onKey(e, sq));
+      // a focused square previews exactly like a hovered one
+      g.addEventListener("focus", () => { if (last && !pressing && !drawing) onHover(sq); });
+      // leaving the board by keyboard ends the preview (moving to another square replaces it)
+      g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (last && hover === sq && !board.contains(document.activeElement)) onLeave(); }); });
       board.append(g);
       // pair links (drawn once, from the lower square)
       if (!finalBits && cell.partner && cell.partner > sq) {
@@ -406,6 +456,29 @@ export function createBoard(root, { act, preview } = {}) {
         }
       }
     }
+    if (focused) { const g = board.querySelector(`g.sq[data-square="${focused}"]`); if (g) g.focus({ preventScroll: true }); }
+    drawing = false;
+  }
+
+  // keyboard: arrows walk the 3×3 board, Enter / Space click, Escape puts the card back
+  function onKey(e, sq) {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickSquare(sq); return; }
+    if (e.key === "Escape" && card) { e.preventDefault(); const c = card; pickCard(c); focusCard(c); return; }
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const col = (sq - 1) % 3;
+    if ((step === -1 && col === 0) || (step === 1 && col === 2) || sq + step < 1 || sq + step > 9) return;
+    const g = board.querySelector(`g.sq[data-square="${sq + step}"]`);
+    if (g) g.focus();
+  }
+  function focusBoard() {
+    const g = board.querySelector("g.sq.target") || board.querySelector("g.sq");
+    if (g) g.focus();
+  }
+  function focusCard(c) {
+    const b = handBox.querySelector(`.qcard[data-card="${c}"]`);
+    if (b) b.focus();
   }
 
   // ------------------------------------------------------------ side panels
@@ -442,7 +515,7 @@ export function createBoard(root, { act, preview } = {}) {
         mulliganPick.size ? `Swap ${mulliganPick.size} card(s)` : "Keep my hand"));
     }
     if (L.some((a) => a.card === "I")) bar.append(h("button", { class: "button secondary", "data-action": "pass", onclick: () => act({ card: "I" }) }, "Play I (pass)"));
-    if (card && canDiscard(card)) bar.append(h("button", { class: "button danger", "data-action": "discard", onclick: () => { const c = card; card = null; act({ card: c, discard: true }); } }, `Discard ${card} (no legal target)`));
+    if (card && canDiscard(card)) bar.append(h("button", { class: "button secondary", "data-action": "discard", onclick: () => { const c = card; card = null; act({ card: c, discard: true }); } }, `Discard ${card} (no legal target)`));
     const eve = L.filter((a) => a.eve_measure);
     if (eve.length) bar.append(eveForm(eve));
     controls.append(bar);
@@ -470,6 +543,9 @@ export function createBoard(root, { act, preview } = {}) {
 
   function renderHand() {
     const v = view();
+    // a redraw keeps the keyboard focus on the same card
+    const active = document.activeElement;
+    const focusedCard = active && handBox.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
     handBox.replaceChildren();
     if (!v.hand) { // the teacher / a spectator: no hand
       handBox.append(h("p", { class: "muted" }, `Hands: ${v.side_names.map((n, s) => `${sideName(v, s)} ${v.hand_sizes[s]} cards`).join(" · ")}`));
@@ -497,12 +573,19 @@ export function createBoard(root, { act, preview } = {}) {
         b.addEventListener("click", () => { box.click(); });
         row.append(lab);
       } else {
-        if (ops) b.addEventListener("click", () => { if (c === "I") { act({ card: "I" }); return; } pickCard(c); renderControls(); });
+        if (ops) b.addEventListener("click", (e) => {
+          if (c === "I") { act({ card: "I" }); return; }
+          pickCard(c);
+          renderControls();
+          // chosen by keyboard (Enter / Space: a click without a pointer): on to the board
+          if (e.detail === 0) { if (card === c && legalSquares().size) focusBoard(); else focusCard(c); }
+        });
         else b.disabled = true;
         row.append(b);
       }
     });
     handBox.append(row);
+    if (focusedCard !== null) { const b = row.querySelector(`.qcard[data-index="${focusedCard}"]`); if (b && !b.disabled) b.focus({ preventScroll: true }); }
     if (ops && card && canDiscard(card)) handBox.append(h("p", { class: "muted" }, `${card} has no legal target on this board: you may discard it.`));
   }
 
@@ -552,7 +635,18 @@ export function createBoard(root, { act, preview } = {}) {
       measureBox.append(ol);
     }
     const lines = v.lines || (last.outcome && last.outcome.lines);
-    if (lines) {
+    const settle = settleLeft();
+    if (lines && settle) {
+      // the score waits until every square has been measured on the board
+      const wait = h("p", { class: "muted measuring", "data-testid": "measuring" }, STEP_TEXT.measuring);
+      measureBox.append(wait);
+      measureTimer.push(setTimeout(() => { wait.remove(); showScore(v, lines); }, settle));
+    } else if (lines) showScore(v, lines);
+    if (v.sets && v.sets.length && v.n_sides === 3) measureBox.append(h("p", {}, `Sets: ${v.sets.map((s) => `#${s.set}: A&B +${s.alice_bob_points}, Eve +${s.eve_points}`).join(" · ")} — total ${v.scores.join("–")}`));
+  }
+
+  function showScore(v, lines) {
+    {
       const sc = h("div", { class: "final-score", "data-testid": "final-score" },
         h("span", { class: "score white" }, `○ White ${lines.white} qtris`), " · ", h("span", { class: "score black" }, `● Black ${lines.black} qtris`));
       if (last.outcome) {
@@ -561,7 +655,6 @@ export function createBoard(root, { act, preview } = {}) {
       }
       measureBox.append(sc);
     }
-    if (v.sets && v.sets.length && v.n_sides === 3) measureBox.append(h("p", {}, `Sets: ${v.sets.map((s) => `#${s.set}: A&B +${s.alice_bob_points}, Eve +${s.eve_points}`).join(" · ")} — total ${v.scores.join("–")}`));
   }
 
   function renderExplain() {
@@ -596,6 +689,7 @@ export function createBoard(root, { act, preview } = {}) {
     return t;
   }
 
+  function settleLeft() { return Math.max(0, settleEnd - performance.now()); }
   function clearTimers() { measureTimer.forEach(clearTimeout); measureTimer = []; }
 
   return {
@@ -612,6 +706,10 @@ export function createBoard(root, { act, preview } = {}) {
       wrap.dataset.seq = msg.seq ?? "";
       wrap.dataset.phase = msg.view.phase;
       last._animate = !!animate;
+      if (animate) {
+        const measured = msg.view.final_board ? (msg.events || []).filter((e) => e.type === "measure").length : 0;
+        settleEnd = measured ? performance.now() + measured * MEASURE_STEP_MS + LINE_FADE_MS : 0;
+      }
       const L = legal();
       if (card && !(view().hand || []).includes(card)) { card = null; control = null; }
       if (card && !L.some((a) => a.card === card)) { card = null; control = null; }
@@ -625,6 +723,8 @@ export function createBoard(root, { act, preview } = {}) {
       renderPreview();
       if (hover !== null && card) { const sq = hover; hover = null; onHover(sq); }
     },
+    // how long the last render's animation runs: the page shows the result after it
+    settleMs() { return settleLeft(); },
     seatLabel(seat, msg) {
       const v = msg.view;
       const s = (v.seat_sides || [])[seat];
@@ -640,6 +740,7 @@ export function createBoard(root, { act, preview } = {}) {
       if (L.some((a) => a.eve_measure)) return "Play two cards, or measure a square.";
       if (!card) return "Pick a card, then a square (hover to preview).";
       if (card === "CX" && control === null) return "CX: click the control square.";
+      if (card === "CX") return `CX: control on square ${control}; click the target square.`;
       return `Click a square to play ${card}.`;
     },
   };

@@ -17,6 +17,7 @@ const GATE_HELP = {
   SWAP: "SWAP exchanges one of your qubits with one of another player's.",
 };
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
+const COIN_MS = 1700; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
 
 function ensureCss() {
   if (document.getElementById(CSS_ID)) return;
@@ -58,6 +59,10 @@ export function createBoard(root, { act }) {
   let lastPickKey = null; // the turn the pick belongs to (a new state clears a stale pick)
   let toastTimer = null;
   let noEffect = [];      // the last change's plays that had no effect (kept in the side panel)
+  let holdUntil = 0;      // the showdown stays hidden until the coin has landed
+  let holdTimer = null;
+  const held = () => Date.now() < holdUntil;
+  const holdCls = () => (held() ? " held hidden" : "");
 
   const name = (msg, seat) => {
     const s = (msg.seats || []).find((x) => x.index === seat);
@@ -93,14 +98,32 @@ export function createBoard(root, { act }) {
     if (!msg || !legalCards(msg).some((a) => a.card === i)) return;
     picked = picked && picked.card === i ? null : { card: i };
     refresh();
+    focusAfterPick(i);
   }
+
+  // keyboard: after a card is taken the focus goes to the first target on the table; without a
+  // pick it goes back to the card, so Tab / Enter / Space play a whole turn
+  function focusAfterPick(i) {
+    const target = tableBox.querySelector(".qp-qubit.target");
+    if (picked && target) { target.focus(); return; }
+    const cardBtn = tableBox.querySelector(`.qp-pauli[data-card="${i}"]`);
+    if (cardBtn) cardBtn.focus();
+  }
+  function cancelPick() {
+    if (!picked) return;
+    const i = picked.card;
+    picked = null;
+    refresh();
+    focusAfterPick(i);
+  }
+  root.addEventListener("keydown", (e) => { if (e.key === "Escape" && picked) { e.preventDefault(); cancelPick(); } });
 
   function clickQubit(seat, slot) {
     const msg = last;
     if (!msg || !picked) return;
     const t = targets(msg).get(`${seat}:${slot}`);
     if (!t) return;
-    if (t === "own") { picked = { ...picked, own: slot }; refresh(); return; }
+    if (t === "own") { picked = { ...picked, own: slot }; refresh(); focusAfterPick(picked.card); return; }
     picked = null;
     act(t);
     refresh();
@@ -189,7 +212,7 @@ export function createBoard(root, { act }) {
     box.append(row);
     if (turn) box.append(h("div", { class: "qp-turn-tag", text: v.declared_by !== null && v.declared_by !== undefined ? "last turn" : "to play" }));
     if (v.phase === "over" && lh && lh.scores && lh.scores[s] !== null && lh.scores[s] !== undefined) {
-      box.append(h("div", { class: "qp-score-tag", text: `${lh.scores[s]} point${lh.scores[s] === 1 ? "" : "s"}${won ? " · wins" : ""}` }));
+      box.append(h("div", { class: "qp-score-tag" + holdCls(), text: `${lh.scores[s]} point${lh.scores[s] === 1 ? "" : "s"}${won ? " · wins" : ""}` }));
     }
     return box;
   }
@@ -236,6 +259,12 @@ export function createBoard(root, { act }) {
     const me = mySeat(msg) ?? 0;
     const pos = positions(v.players, me);
     const tmap = targets(msg);
+    // a redraw keeps the keyboard focus on the same card or qubit (when it is still enabled)
+    const active = document.activeElement;
+    const focusKey = active && tableBox.contains(active)
+      ? (active.dataset.card !== undefined ? `.qp-pauli[data-card="${active.dataset.card}"]`
+        : active.dataset.slot !== undefined ? `.qp-qubit[data-seat="${active.dataset.seat}"][data-slot="${active.dataset.slot}"]` : null)
+      : null;
     tableBox.replaceChildren();
     tableBox.className = `qp-table players-${v.players}${v.community.length > 6 ? " many-cards" : ""}`;
     tableBox.append(h("div", { class: "qp-felt" }));
@@ -255,6 +284,7 @@ export function createBoard(root, { act }) {
     }
     tableBox.append(centre);
     for (const seatView of v.seats) tableBox.append(seatBox(msg, seatView, pos[seatView.seat], tmap));
+    if (focusKey) { const n = tableBox.querySelector(focusKey); if (n && !n.disabled) n.focus({ preventScroll: true }); }
     if (animate) animateEvents(msg);
   }
 
@@ -317,7 +347,7 @@ export function createBoard(root, { act }) {
         else hint = GATE_HELP[kind] + " Click a glowing qubit.";
       }
       side.append(h("div", { class: "qp-hint", text: hint }));
-      if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: () => { picked = null; refresh(); } }, "Cancel"));
+      if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: cancelPick }, "Cancel"));
     }
     for (const text of noEffect) side.append(h("div", { class: "qp-noeffect-note", role: "note", text: `No effect: ${text}` }));
     // the last plays
@@ -345,7 +375,7 @@ export function createBoard(root, { act }) {
   }
 
   function showdown(msg, lh) {
-    const box = h("section", { class: "qp-showdown", "data-hand": lh.hand });
+    const box = h("section", { class: "qp-showdown" + holdCls(), "data-hand": lh.hand });
     const winners = (lh.winners || []).map((w) => name(msg, w));
     box.append(h("h3", { text: `Hand ${lh.hand}: showdown` }));
     const wholePot = !msg.view.options || msg.view.options.whole_pot !== false || lh.collected === undefined;
@@ -415,9 +445,20 @@ export function createBoard(root, { act }) {
       if (key !== lastPickKey) { picked = null; lastPickKey = key; }
       last = msg;
       if (!legalCards(msg).length) picked = null;
+      // a hand that ends with coin flips: the result is shown once the coin has landed
+      const events = msg.events || [];
+      const coins = animate && events.some((e) => e.type === "coin" || e.type === "collapse");
+      const ends = events.some((e) => e.type === "showdown") || msg.outcome;
+      if (animate) { // a new state; a repeat of the same state keeps the hold running
+        clearTimeout(holdTimer);
+        holdUntil = coins && ends ? Date.now() + COIN_MS : 0;
+        if (holdUntil) holdTimer = setTimeout(() => { holdUntil = 0; wrap.querySelectorAll(".held").forEach((n) => n.classList.remove("held", "hidden")); }, COIN_MS);
+      }
       draw(animate);
       renderSide();
     },
+    // how long the last render's animation runs: the page shows the result after it
+    settleMs() { return Math.max(0, holdUntil - Date.now()); },
     prompt(msg) {
       if (!legalCards(msg).length && canDeclare(msg)) return "Declare measurement.";
       if (!picked) return canDeclare(msg) ? "Take a community card, or declare measurement." : "Take a community card, then pick its target qubit.";

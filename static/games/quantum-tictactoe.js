@@ -23,47 +23,143 @@ function markText(player, move, x, y, size, cls) {
   return t;
 }
 
-export function createBoard(root, { act }) {
+// every sentence this board says, in one place (English; the page translates the rest)
+const TEXT = {
+  first: (sq) => `First mark on square ${sq}: now pick the second square.`,
+  unpicked: (sq) => `Square ${sq} is free again: pick the first square of your move.`,
+  pickTwo: "Pick two squares for your spooky marks.",
+  lastMove: "Last move: pick the open square.",
+  classical: (sq, m) => `Square ${sq} is classical (${m.player}${m.move} is there for good): pick a square without a big mark.`,
+  notYourTurn: (mark) => `It is ${mark}'s turn: wait for their move.`,
+  notChooser: (mark) => `${mark} chooses where the cycle collapses: wait for their choice.`,
+  notInCycle: (sq, squares) => `Square ${sq} is not a choice of this measurement: choose square ${squares.join(" or ")}.`,
+  collapse: "Choose where the cycle collapses (point at or focus a square to preview).",
+  spectator: "You are watching this match.",
+  over: "The game is over.",
+  cellLabel: (sq, cell) => cell.classical ? `Square ${sq}: ${cell.classical.player}${cell.classical.move}, classical`
+    : `Square ${sq}: ${cell.spooky.length ? cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") + " spooky" : "empty"}`,
+};
+const CASCADE_STEP_MS = 350; // one classical mark after the other (matches the CSS delay)
+const APPEAR_MS = 500;
+
+export function createBoard(root, { act, promptChanged = () => {} }) {
   root.innerHTML = "";
   const wrap = document.createElement("div");
   wrap.className = "qttt";
-  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "img", "aria-label": "Quantum tic-tac-toe board" });
+  const boardCol = document.createElement("div");
+  boardCol.className = "qttt-main";
+  const hintBox = document.createElement("p");
+  hintBox.className = "qttt-hint";
+  hintBox.id = "qttt-hint";
+  hintBox.setAttribute("role", "status");
+  hintBox.setAttribute("aria-live", "polite");
+  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": "Quantum tic-tac-toe board" });
   const side = document.createElement("div");
   side.className = "qttt-side";
-  wrap.append(board, side);
+  boardCol.append(hintBox, board);
+  wrap.append(boardCol, side);
   root.append(wrap);
   let picked = null;
   let last = null;
   let previewSquare = null;
+  let drawing = false; // a redraw replaces the squares: their blur is not the player's
+  let settleEnd = 0; // when the collapse cascade of the last new state has been drawn
+  let pressing = false; // a finger or a button is down: the focus it brings is not a keyboard's
+  board.addEventListener("pointerdown", () => { pressing = true; }, true);
+  // (a tap's focus comes after pointerup, with the compatibility mouse events: wait for its click)
+  board.addEventListener("click", () => setTimeout(() => { pressing = false; }), true);
+  board.addEventListener("pointercancel", () => { pressing = false; }, true);
+  board.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }, 700), true);
+  // clicks are delegated: on a touch screen the tap's own hover (a collapse preview) redraws the
+  // squares between finger down and up, and the click then lands on the board, not the square
+  board.addEventListener("click", (e) => {
+    const direct = e.target.closest && e.target.closest("g.cell");
+    const under = direct && direct.isConnected ? direct : document.elementFromPoint(e.clientX, e.clientY);
+    const g = under && under.closest ? under.closest("g.cell") : null;
+    if (g) click(Number(g.dataset.square));
+  });
 
   function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
   function legalCollapses(msg) { return (msg.legal || []).filter((a) => a.collapse !== undefined); }
+  const markOfSeat = (seat) => (seat === 0 ? "X" : "O");
+
+  function say(text, kind = "") {
+    hintBox.textContent = text;
+    hintBox.className = "qttt-hint" + (kind ? ` ${kind}` : "");
+    if (kind === "step") promptChanged();
+  }
+  function prompt(msg) {
+    const v = msg.view;
+    if (msg.outcome || v.phase === "over") return TEXT.over;
+    if (legalCollapses(msg).length) return TEXT.collapse;
+    if (msg.seat === null || msg.seat === undefined) return TEXT.spectator;
+    if (!legalMoves(msg).length) {
+      const waiting = (msg.to_act || [])[0];
+      if (v.collapse) return TEXT.notChooser(markOfSeat(v.collapse.chooser));
+      return waiting === undefined ? "" : TEXT.notYourTurn(markOfSeat(waiting));
+    }
+    if (legalMoves(msg).some((a) => a.squares[0] === a.squares[1])) return TEXT.lastMove;
+    return picked === null ? TEXT.pickTwo : TEXT.first(picked);
+  }
+
+  // why a click on a square did nothing (or null when it does something)
+  function refusal(msg, sq) {
+    const v = msg.view;
+    if (msg.seat === null || msg.seat === undefined || msg.outcome) return prompt(msg);
+    if (!(msg.to_act || []).includes(msg.seat)) {
+      if (v.collapse) return TEXT.notChooser(markOfSeat(v.collapse.chooser));
+      return TEXT.notYourTurn(markOfSeat((msg.to_act || [])[0]));
+    }
+    const collapses = legalCollapses(msg);
+    if (collapses.length) return collapses.some((a) => a.collapse === sq) ? null : TEXT.notInCycle(sq, collapses.map((a) => a.collapse));
+    const cell = v.board[sq - 1];
+    if (cell.classical) return TEXT.classical(sq, cell.classical);
+    return null;
+  }
 
   function click(sq) {
     const msg = last;
     if (!msg) return;
+    const why = refusal(msg, sq);
+    if (why) { say(why, "refused"); return; }
     const collapses = legalCollapses(msg);
-    if (collapses.length) {
-      if (collapses.some((a) => a.collapse === sq)) act({ collapse: sq });
-      return;
-    }
+    if (collapses.length) { act({ collapse: sq }); return; }
     const moves = legalMoves(msg);
     if (moves.some((a) => a.squares[0] === sq && a.squares[1] === sq)) { act({ squares: [sq, sq] }); return; }
     if (picked === null) {
-      if (moves.some((a) => a.squares.includes(sq))) picked = sq;
+      if (moves.some((a) => a.squares.includes(sq))) { picked = sq; say(TEXT.first(sq), "step"); }
     } else if (picked === sq) {
       picked = null;
+      say(TEXT.unpicked(sq), "step");
     } else {
       const pair = [Math.min(picked, sq), Math.max(picked, sq)];
       if (moves.some((a) => a.squares[0] === pair[0] && a.squares[1] === pair[1])) { picked = null; act({ squares: pair }); return; }
       picked = sq;
+      say(TEXT.first(sq), "step");
     }
     draw(false);
+  }
+
+  // arrow keys walk the 3×3 grid; Enter / Space act as a click
+  function onKey(e, sq) {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); click(sq); return; }
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const col = (sq - 1) % 3;
+    if ((step === -1 && col === 0) || (step === 1 && col === 2)) return;
+    const next = sq + step;
+    if (next < 1 || next > 9) return;
+    const g = board.querySelector(`[data-square="${next}"]`);
+    if (g) g.focus();
   }
 
   function draw(animate) {
     const msg = last;
     const v = msg.view;
+    const active = document.activeElement;
+    const focused = active && board.contains(active) ? Number(active.dataset.square) : null;
+    drawing = true;
     board.replaceChildren();
     const moves = legalMoves(msg);
     const collapses = legalCollapses(msg);
@@ -85,7 +181,8 @@ export function createBoard(root, { act }) {
       if (picked === sq) classes.push("picked");
       if (collapseSquares.has(sq)) classes.push("choice");
       if (cycle.has(sq)) classes.push("in-cycle");
-      const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1 });
+      const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1,
+        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "") });
       g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
       if (cell.classical) {
         const t = markText(cell.classical.player, cell.classical.move, o.x + CELL / 2, o.y + CELL / 2, 64, "classical");
@@ -102,11 +199,12 @@ export function createBoard(root, { act }) {
         }
       }
       g.append(svg("text", { x: o.x + CELL - 12, y: o.y + CELL - 10, class: "sq-num", "text-anchor": "end" }, String(sq)));
-      g.addEventListener("click", () => click(sq));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") click(sq); });
+      g.addEventListener("keydown", (e) => onKey(e, sq));
       if (collapseSquares.has(sq)) {
         g.addEventListener("mouseenter", () => setPreview(sq));
         g.addEventListener("mouseleave", () => setPreview(null));
+        g.addEventListener("focus", () => { if (!pressing && !drawing) setPreview(sq); });
+        g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (previewSquare === sq && !board.contains(document.activeElement)) setPreview(null); }); });
       }
       board.append(g);
     }
@@ -125,10 +223,15 @@ export function createBoard(root, { act }) {
       board.append(svg("line", { x1: k * CELL, y1: 0, x2: k * CELL, y2: 3 * CELL, class: "grid" }));
       board.append(svg("line", { x1: 0, y1: k * CELL, x2: 3 * CELL, y2: k * CELL, class: "grid" }));
     }
+    const lineDelay = justPlaced.size ? (justPlaced.size * CASCADE_STEP_MS) / 1000 : 0;
     for (const line of v.lines || []) {
       const a = centre(line.squares[0]), b = centre(line.squares[2]);
-      board.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: `win-line ${line.player}` }));
+      const ln = svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: `win-line ${line.player}${lineDelay ? " appear-late" : ""}` });
+      if (lineDelay) ln.style.animationDelay = `${lineDelay}s`;
+      board.append(ln);
     }
+    if (focused) { const g = board.querySelector(`[data-square="${focused}"]`); if (g) g.focus({ preventScroll: true }); }
+    drawing = false;
   }
 
   // hovering a choice previews its outcome on the board; the side panel is not rebuilt
@@ -165,6 +268,8 @@ export function createBoard(root, { act }) {
           b.addEventListener("click", () => act({ collapse: sq }));
           b.addEventListener("mouseenter", () => setPreview(sq));
           b.addEventListener("mouseleave", () => setPreview(null));
+          b.addEventListener("focus", () => setPreview(sq));
+          b.addEventListener("blur", () => setPreview(null));
           box.append(b);
         }
         side.append(box);
@@ -185,17 +290,22 @@ export function createBoard(root, { act }) {
 
   return {
     render(msg, { animate } = {}) {
+      const fresh = !last || msg.seq !== last.seq;
       last = msg;
       if (!legalMoves(msg).length) picked = null;
       if (!msg.view.collapse) previewSquare = null;
       draw(animate);
       renderSide();
+      if (fresh) say(prompt(msg));
+      // the cascade of classical marks plays one after the other; the result waits for it
+      if (animate) {
+        const placed = (msg.events || []).filter((e) => e.type === "collapse").reduce((n, e) => n + (e.placed || []).length, 0);
+        settleEnd = placed ? performance.now() + (placed - 1) * CASCADE_STEP_MS + APPEAR_MS : 0;
+      }
     },
-    seatLabel(seat) { return seat === 0 ? "X" : "O"; },
-    prompt(msg) {
-      if (legalCollapses(msg).length) return "Choose where the cycle collapses (hover to preview).";
-      if (legalMoves(msg).some((a) => a.squares[0] === a.squares[1])) return "Last move: click the open square.";
-      return picked === null ? "Click two squares for your spooky marks." : `Square ${picked} picked: click the second square.`;
-    },
+    // how long the last render's animation runs: the page shows the result after it
+    settleMs() { return Math.max(0, settleEnd - performance.now()); },
+    seatLabel(seat) { return markOfSeat(seat); },
+    prompt(msg) { return prompt(msg); },
   };
 }

@@ -6,6 +6,7 @@ const TEXT = {
   ended: "The class session has ended. Thanks for playing!",
   replays: "Your replays",
   thisReplay: "Replay of this game",
+  measuring: "Measuring…",
 };
 const LOG_LINES = 1000;
 
@@ -13,6 +14,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
+  let resultTimer = null; // the result waits for the board's measurement animation
   const previews = new Map(); // JSON of an action → resolvers waiting for its preview
   const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
   // a student's page also follows the class session: removal and the end of the session
@@ -23,6 +25,8 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       $("error").classList.add("hidden");
       if (!sock.send({ type: "act", seq: current.seq, action })) showError("Not connected: reconnecting, try again in a moment.");
     },
+    // the board's prompt changed without a new state (a card or a first square picked)
+    promptChanged() { if (current) renderTurn(current, board.settleMs ? board.settleMs() : 0); },
     // what an action would do, without doing it: resolves to {ok, result} or {ok: false, code, message}
     preview(action) {
       return new Promise((resolve) => {
@@ -57,10 +61,12 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;
     const fresh = !current || msg.seq !== current.seq;
+    // only a change seen live is animated (a page opened on a finished game shows its result at once)
+    const animate = !!current && fresh;
     current = msg;
-    board.render(msg, { animate: fresh });
+    board.render(msg, { animate });
     renderPlayers(msg);
-    renderTurn(msg);
+    renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
   }
@@ -101,10 +107,19 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     return side ? `${side} — ` : "";
   }
 
-  function renderTurn(msg) {
+  function renderTurn(msg, settleMs = 0) {
     const turn = $("turn");
     const result = $("result");
+    clearTimeout(resultTimer);
     if (msg.outcome) {
+      turn.classList.remove("mine");
+      if (settleMs > 0) {
+        // measuring on the board: the verdict would give the animation away
+        turn.textContent = TEXT.measuring;
+        result.classList.add("hidden");
+        resultTimer = setTimeout(() => renderTurn(msg), settleMs);
+        return;
+      }
       turn.textContent = "Game over";
       const scores = msg.outcome.scores || [];
       const winners = msg.outcome.winners || [];

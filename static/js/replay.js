@@ -36,6 +36,11 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
   $("next").onclick = () => show(i + 1, true);
   $("last").onclick = () => show(frames.length - 1);
   scrub.oninput = () => show(Number(scrub.value));
-  document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") show(i - 1); if (e.key === "ArrowRight") show(i + 1, true); });
+  document.addEventListener("keydown", (e) => {
+    // the slider and the board's own squares use the arrows themselves
+    if (e.target.closest && e.target.closest("input, select, textarea, [role=button]")) return;
+    if (e.key === "ArrowLeft") show(i - 1);
+    if (e.key === "ArrowRight") show(i + 1, true);
+  });
   show(0);
 }

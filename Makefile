@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 install: $(VENV)/.installed
 
 run: install
-	$(BIN)/python manage.py serve
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve  # development values unless told otherwise
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \

@@ -60,6 +60,9 @@ class ClassroomViewSet(viewsets.ModelViewSet):
     def perform_create(self, serializer):
         serializer.save(teacher=self.request.user)
 
+    def perform_destroy(self, instance):
+        services.delete_classroom(instance)
+
 
 class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
                           mixins.DestroyModelMixin, viewsets.GenericViewSet):

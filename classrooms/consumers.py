@@ -11,6 +11,7 @@ from django.db import transaction
 from classrooms import selectors, services
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
+from games import limits
 
 MAX_MESSAGE_BYTES = 4096
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "lock", "unlock", "end", "show_odds", "sync"}
@@ -74,8 +75,8 @@ def _decode(text_data: str | None) -> dict | None:
     if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
         return None
     try:
-        message = json.loads(text_data)
-    except (ValueError, RecursionError):
+        message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES)
+    except ValueError:
         return None
     if not isinstance(message, dict) or message.get("type") not in COMMANDS:
         return None

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from games import limits
 from games.bots import bot_levels
 from games.engines import list_games
 
@@ -42,7 +41,9 @@ class OpenSessionForm(forms.Form):
         if not raw.strip():
             return {}
         try:
-            value = json.loads(raw)
+            value = limits.loads(raw, what="The options")
+        except limits.JSONTooBig as exc:
+            raise forms.ValidationError(str(exc)) from exc
         except ValueError as exc:
             raise forms.ValidationError(f"The options are not valid JSON: {exc}") from exc
         if not isinstance(value, dict):

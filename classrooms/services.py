@@ -15,6 +15,7 @@ from django.utils import timezone
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Table
+from games import limits
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels
@@ -49,6 +50,9 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
+    problem = limits.options_problem(options)
+    if problem:  # before the engine sees them: a 200,000-card deck is refused here, whoever asks
+        raise SessionError("too_large", problem)
     options = dict(options or {})
     size = options.get("table_size", game.min_players)
     if type(size) is not int or not game.min_players <= size <= game.max_players:
@@ -227,6 +231,18 @@ def set_show_odds(session: ClassSession, show: bool) -> None:
     for match_id in session.tables.values_list("match_id", flat=True):
         transaction.on_commit(lambda m=match_id: announce_match_changed(m))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def delete_classroom(classroom: Classroom) -> None:
+    """Delete a class with everything of it: sessions, their participants and tables, the
+    tables' matches (seats, action logs, circuit runs), exercises, token and policy. Matches
+    hang off tables (not the other way round), so they are deleted explicitly."""
+    session_ids = list(classroom.sessions.values_list("pk", flat=True))
+    with transaction.atomic():
+        Match.objects.filter(table__session__classroom=classroom).delete()
+        classroom.delete()
+    for session_id in session_ids:
+        transaction.on_commit(lambda s=session_id: announce_session_changed(s))
 
 
 def delete_session(session: ClassSession) -> None:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from classrooms import selectors, services, throttle
+from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm, TeacherSignupForm
 from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
@@ -98,8 +99,9 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
             scores = (t["outcome"] or {}).get("scores") or []
             winners = (t["outcome"] or {}).get("winners") or []
             for s in t["seats"]:
-                writer.writerow([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
-                                 scores[s["index"]] if s["index"] < len(scores) else "", s["index"] in winners])
+                writer.writerow(safe_row([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
+                                          scores[s["index"]] if s["index"] < len(scores) else "",
+                                          s["index"] in winners]))
         return response
     return render(request, "classrooms/report.html", {"session": session, "tables": tables})
 

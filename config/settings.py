@@ -21,10 +21,12 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "embedded-default-key-only-for-a-laptop-never-for-production-0123456789"
-)
+# Fail closed: production unless DEBUG=1 is set (`make run` and the tests set it).
+DEBUG = env_flag("DEBUG", False)
+# The built-in key is for a laptop only: with DEBUG off the app refuses to start on it
+# (config.checks: an error for `check --deploy`, and config.asgi will not serve).
+BUILTIN_SECRET_KEY = "embedded-default-key-only-for-a-laptop-never-for-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY") or BUILTIN_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -163,7 +165,18 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # JSON behind size and depth caps (games.limits); forms as before
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
 }
+# Request bodies beyond this are a 400 before any view reads them (JSON has its own caps).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 SPECTACULAR_SETTINGS = {
     "TITLE": "Quantum Classroom API",
     "DESCRIPTION": "Classes, class sessions, matches, replays and circuit runs.",

@@ -16,7 +16,7 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import services, state_cache
+from games import limits, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.models import Match
@@ -179,8 +179,10 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
     if len(text_data) > MAX_MESSAGE_BYTES:
         return {}, "That message is too long."
     try:
-        message = json.loads(text_data)
-    except (ValueError, RecursionError):
+        message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES, what="That message")
+    except limits.JSONTooBig as exc:
+        return {}, str(exc)
+    except ValueError:
         return {}, "That message is not valid JSON."
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."

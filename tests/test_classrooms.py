@@ -136,7 +136,7 @@ def test_teacher_pages_need_a_teacher_login_and_only_show_own_sessions(client, s
     User.objects.create_user("intruder", password="not-the-teacher-42")
     client.login(username="intruder", password="not-the-teacher-42")
     assert client.get(reverse("classrooms:dashboard", args=[session.pk])).status_code == 404
-    assert client.get("/api/sessions/").json() == []
+    assert client.get("/api/sessions/").json()["results"] == []
     assert client.get(f"/api/sessions/{session.pk}/").status_code == 404
 
 

@@ -6,6 +6,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -67,6 +68,8 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     _own_classroom(request, class_id)
     try:
         body = limits.loads(request.body or b"{}", what="The request")
+    except RequestDataTooBig:
+        return JsonResponse({"ok": False, "code": "too_large", "message": "The request is too large."}, status=400)
     except limits.JSONTooBig as exc:
         return JsonResponse({"ok": False, "code": "too_large", "message": str(exc)}, status=400)
     except ValueError:

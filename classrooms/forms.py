@@ -1,20 +1,11 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
+from django.conf import settings
 
 from games import limits
 from games.bots import bot_levels
 from games.engines import list_games
-
-
-class TeacherSignupForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional, for resetting your password.")
-
-    class Meta:
-        model = User
-        fields = ("username", "email")
 
 
 class ClassroomForm(forms.Form):
@@ -29,6 +20,8 @@ class OpenSessionForm(forms.Form):
                                     help_text="Players per table (blank: the game's smallest table).")
     bot_level = forms.CharField(max_length=20, initial="strong")
     show_odds = forms.BooleanField(required=False, initial=True, label="Players see the live odds")
+    max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
+                                          initial=settings.PARTICIPANT_CAP_DEFAULT, label="Students who may join")
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -45,8 +46,12 @@ def engine_options(session: ClassSession) -> dict:
 
 
 def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
-                 options: dict | None = None, bot_level: str = "strong", show_odds: bool = True) -> ClassSession:
+                 options: dict | None = None, bot_level: str = "strong", show_odds: bool = True,
+                 max_participants: int | None = None) -> ClassSession:
     game = get_game(game_slug)
+    cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
+    if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
+        raise SessionError("bad_cap", f"The cap must be a whole number from 1 to {settings.PARTICIPANT_CAP_MAX}.")
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
@@ -70,7 +75,8 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
             with transaction.atomic():
                 return ClassSession.objects.create(
                     classroom=classroom, game=game_slug, variant=variant, options=options,
-                    bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds)
+                    bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds,
+                    max_participants=cap)
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
     raise SessionError("no_code", "Could not find a free join code; try again.")
@@ -88,11 +94,21 @@ def returning_participant(session: ClassSession, browser_session) -> Participant
     return Participant.objects.filter(pk=pid, session=session, removed=False).first()
 
 
-def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
-    """A student joins by name; the same browser coming back is the same participant."""
+def removed_from(session: ClassSession, browser_session) -> bool:
+    """This browser's participant in the session was removed by the teacher."""
+    pid = (browser_session.get(SESSION_PARTICIPANTS_KEY) or {}).get(str(session.pk))
+    return pid is not None and Participant.objects.filter(pk=pid, session=session, removed=True).exists()
+
+
+def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None) -> Participant:
+    """A student joins by name; the same browser coming back is the same participant. A browser
+    whose student was removed does not come back (under any name) unless the teacher readmits
+    them. ``may_add()`` is asked before a new participant is made (the per-address cap)."""
     existing = returning_participant(session, browser_session)
     if existing is not None:
         return existing
+    if removed_from(session, browser_session):
+        raise SessionError("removed", "Your teacher removed you from this class session: ask them to let you back in.")
     if session.status == ClassSession.Status.LOCKED:
         raise SessionError("locked", "This class session is locked: ask your teacher.")
     if session.status == ClassSession.Status.ENDED:
@@ -101,10 +117,17 @@ def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
         name = names.clean_name(raw_name)
     except names.BadName as exc:
         raise SessionError("bad_name", str(exc)) from exc
+    if may_add is not None and not may_add():
+        raise SessionError("slow_down", "Too many new students from this network at once: wait a minute and try again.")
     for _ in range(5):
-        taken = set(session.participants.values_list("display_name", flat=True))
         try:
             with transaction.atomic():
+                # the session row locked: simultaneous joins are counted one after the other
+                locked = ClassSession.objects.select_for_update().get(pk=session.pk)
+                if locked.participants.count() >= locked.max_participants:
+                    raise SessionError("full", f"This class session is full ({locked.max_participants} students): "
+                                               "ask your teacher.")
+                taken = set(locked.participants.values_list("display_name", flat=True))
                 participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
             break
         except IntegrityError:
@@ -209,6 +232,24 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
         applied = match_services.replace_with_bot(table.match_id, participant.pk, level)
         if applied is not None:
             transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def readmit(session: ClassSession, participant_id: int) -> None:
+    """The teacher lets a removed student back in: the same browser joins again as before."""
+    participant = session.participants.filter(pk=participant_id, removed=True).first()
+    if participant is None:
+        raise SessionError("no_participant", "No removed student with that id in this session.")
+    participant.removed = False
+    participant.save(update_fields=["removed"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def set_participant_cap(session: ClassSession, cap: int) -> None:
+    if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
+        raise SessionError("bad_cap", f"The cap must be a whole number from 1 to {settings.PARTICIPANT_CAP_MAX}.")
+    session.max_participants = cap
+    session.save(update_fields=["max_participants"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 
 

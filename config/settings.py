@@ -71,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "classrooms.accounts.account_flags",
             ],
         },
     },
@@ -187,9 +188,44 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Join throttling: wrong codes per address per minute, attempts per code per minute.
-JOIN_WRONG_CODES_PER_MINUTE = int(os.environ.get("JOIN_WRONG_CODES_PER_MINUTE", "10"))
-JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_CODE_PER_MINUTE", "120"))
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+# Join throttling (classrooms.throttle), per minute. "Browser" = address + the browser's cookie,
+# so a school behind one NAT address still joins a class of thirty in a minute.
+JOIN_WRONG_CODES_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_MINUTE", 10)  # per browser
+JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE", 60)
+JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = env_int("JOIN_ATTEMPTS_PER_CODE_PER_MINUTE", 120)  # wrong ones only
+JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE", 3)
+JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", 45)
+PARTICIPANT_CAP_DEFAULT = env_int("PARTICIPANT_CAP_DEFAULT", 60)  # per class session; the teacher may change it
+PARTICIPANT_CAP_MAX = env_int("PARTICIPANT_CAP_MAX", 300)
+# Teacher login and sign-up attempts, per minute.
+LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE", 20)
+LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE", 5)
+
+# Teacher sign-up: closed (accounts made by an administrator), open, or invite (needs
+# TEACHER_INVITE_CODE). Closed in production unless set; open in development.
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "open" if DEBUG else "closed").strip().lower()
+if TEACHER_SIGNUP not in {"closed", "open", "invite"}:
+    raise ValueError("TEACHER_SIGNUP must be closed, open or invite")
+TEACHER_INVITE_CODE = os.environ.get("TEACHER_INVITE_CODE", "")
+
+# Mail: password reset is offered only with a mail server configured (EMAIL_HOST).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
+# Addresses (or networks) of the TLS proxy in front: only from these is X-Forwarded-For believed
+# (config.clientip). Empty: the connection's own address is the client's.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 
 # A bare echo socket at /ws/echo/, the floor for bench/live_latency.py; off unless asked for.
 ECHO_SOCKET = env_flag("ECHO_SOCKET", False)

@@ -239,3 +239,196 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(session, teacher
     for raw in ("=HYPERLINK(\"x\")", "+1+1", "@SUM(A1)", "\tx", "\rx", "-2+3"):
         assert safe_cell(raw) == "'" + raw
     assert safe_cell("-0.5000") == "-0.5000" and safe_cell(-3) == -3 and safe_cell("Ada") == "Ada"
+
+
+# ----------------------------------------------------------------- teacher accounts
+
+def signup(client, username="ms-noether", **extra):
+    return client.post(reverse("signup"), {"username": username, "email": "", "password1": "symmetry-conservation-1918",
+                                           "password2": "symmetry-conservation-1918", **extra})
+
+
+def test_signup_is_closed_in_production_by_default():
+    code = ("import os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'\n"
+            "from django.conf import settings; print('SIGNUP', settings.TEACHER_SIGNUP, settings.PASSWORD_RESET_ENABLED)")
+    assert "SIGNUP closed False" in run_python(code, production_env(SECRET_KEY="k" * 60)).stdout
+    assert "SIGNUP open" in run_python(code, production_env(SECRET_KEY="k" * 60, TEACHER_SIGNUP="open")).stdout
+
+
+def test_closed_signup_makes_no_account(settings):
+    settings.TEACHER_SIGNUP = "closed"
+    response = signup(Client())
+    assert response.status_code == 403 and "closed" in response.content.decode()
+    assert not User.objects.exists()
+    assert "Create a teacher account" not in Client().get(reverse("login")).content.decode()
+
+
+def test_invite_signup_needs_the_invitation_code(settings):
+    settings.TEACHER_SIGNUP = "invite"
+    settings.TEACHER_INVITE_CODE = "let-me-teach-2026"
+    refused = signup(Client(), invite="guess")
+    assert refused.status_code == 200 and "invitation code is not valid" in refused.content.decode()
+    assert not User.objects.exists()
+    assert signup(Client(), invite="let-me-teach-2026").status_code == 302
+    assert User.objects.count() == 1
+
+
+def test_signup_does_not_reveal_whether_a_username_exists():
+    User.objects.create_user("ms-noether", password="an-existing-teacher-1")
+    taken, free = Client(), Client()
+    answers = [signup(taken, "ms-noether"), signup(free, "mr-feynman")]
+    assert [a.status_code for a in answers] == [302, 302]
+    assert answers[0].url == answers[1].url
+    names = [c.get(reverse("classrooms:teacher-home")).context["user"].username for c in (taken, free)]
+    assert names[0].startswith("ms-noether-") and names[1].startswith("mr-feynman-")
+    assert User.objects.filter(username="ms-noether").count() == 1 and User.objects.count() == 3
+    page = Client().post(reverse("signup"), {"username": "ms-noether", "password1": "x", "password2": "y"})
+    assert "already exists" not in page.content.decode()
+
+
+def test_login_is_throttled_per_username_and_per_address(settings):
+    settings.LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = 3
+    settings.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = 5
+    User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+    for i in range(3):  # from different addresses
+        bad = Client(REMOTE_ADDR=f"10.1.0.{i}").post(reverse("login"), {"username": "ms-curie", "password": "x"})
+        assert bad.status_code == 200
+    right = Client(REMOTE_ADDR="10.1.0.9").post(reverse("login"), {"username": "ms-curie",
+                                                                   "password": "radium-1898-Polonium"})
+    assert right.status_code == 429 and "wait a minute" in right.content.decode()
+    for i in range(5):  # one address, many usernames
+        Client(REMOTE_ADDR="10.2.0.1").post(reverse("login"), {"username": f"user{i}", "password": "x"})
+    slowed = Client(REMOTE_ADDR="10.2.0.1").post(reverse("login"), {"username": "someone", "password": "x"})
+    assert slowed.status_code == 429
+
+
+def test_signup_is_throttled(settings):
+    settings.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = 3
+    for i in range(3):
+        Client().post(reverse("signup"), {"username": f"t{i}", "password1": "a", "password2": "b"})
+    assert signup(Client(), "late").status_code == 429 and not User.objects.exists()
+
+
+def test_password_reset_is_not_offered_without_a_mail_server(settings):
+    assert settings.PASSWORD_RESET_ENABLED is False  # the test environment sets no EMAIL_HOST
+    assert Client().get("/accounts/password_reset/").status_code == 404
+    assert "Forgot your password" not in Client().get(reverse("login")).content.decode()
+    code = ("import os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'\nimport django; django.setup()\n"
+            "from django.test import Client; r = Client().get('/accounts/password_reset/'); print('RESET', r.status_code)\n"
+            "from django.conf import settings; print(settings.EMAIL_BACKEND)")
+    result = run_python(code, production_env(DEBUG="1", EMAIL_HOST="smtp.example.org", ALLOWED_HOSTS="testserver"))
+    assert "RESET 200" in result.stdout and "smtp" in result.stdout, result.stderr[-2000:]
+
+
+# ----------------------------------------------------------------- joining a class
+
+def test_a_correct_code_is_never_throttled_by_other_peoples_wrong_attempts(session, settings):
+    settings.JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = 2
+    for _ in range(5):  # a prankster floods the class's code with bad names
+        Client(REMOTE_ADDR="10.9.9.9").post(reverse("classrooms:join"), {"code": session.join_code, "name": "!!!"})
+    for _ in range(5):  # and guesses codes
+        Client(REMOTE_ADDR="10.9.9.9").post(reverse("classrooms:join"), {"code": "WRONG9", "name": "x"})
+    assert join(Client(REMOTE_ADDR="10.0.0.1"), session.join_code, "Ada").status_code == 302
+
+
+def students(n, address="203.0.113.7"):
+    """Browsers of a school behind one NAT address, each with its own cookie."""
+    for i in range(n):
+        client = Client(REMOTE_ADDR=address)
+        client.cookies["csrftoken"] = f"browser{i:04}" + "x" * 24
+        yield client
+
+
+def test_a_school_behind_one_address_joins_thirty_students_in_a_minute(session):
+    for i, client in enumerate(students(30)):
+        assert join(client, session.join_code, f"Student {i}").status_code == 302
+    assert session.participants.count() == 30
+
+
+def test_one_person_cannot_fill_a_class_with_fake_names(session, settings):
+    client = next(students(1))
+    answers = [join(client, session.join_code, f"Fake {i}").status_code for i in range(5)]
+    # the same browser is the same participant...
+    assert answers == [302] * 5 and session.participants.count() == 1
+    settings.JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE = 10
+    for i, c in enumerate(students(12, address="198.51.100.1")):  # ...and fresh cookies meet the address cap
+        join(c, session.join_code, f"Bot {i}")
+    assert session.participants.count() == 1 + 10
+    refused = join(next(students(1, address="198.51.100.1")), session.join_code, "One more")
+    assert refused.status_code == 429 and "wait a minute" in refused.content.decode()
+
+
+def test_a_session_has_a_participant_cap_the_teacher_can_change(classroom, teacher_client):
+    assert services.open_session(classroom, "quantum-tictactoe").max_participants == 60
+    session = services.open_session(classroom, "quantum-tictactoe", max_participants=3)
+    for i, c in enumerate(students(3)):
+        assert join(c, session.join_code, f"S{i}").status_code == 302
+    full = join(Client(REMOTE_ADDR="10.0.0.2"), session.join_code, "Fourth")
+    assert full.status_code == 403 and "full" in full.content.decode()
+    api = teacher_client.post(f"/api/sessions/{session.pk}/participant-cap/", {"max_participants": 4},
+                              content_type="application/json")
+    assert api.status_code == 200
+    assert join(Client(REMOTE_ADDR="10.0.0.2"), session.join_code, "Fourth").status_code == 302
+    bad = teacher_client.post(f"/api/sessions/{session.pk}/participant-cap/", {"max_participants": 10**9},
+                              content_type="application/json")
+    assert bad.status_code == 400 and "from 1 to" in bad.json()["message"]
+    created = teacher_client.post("/api/sessions/", {"classroom": classroom.pk, "game": "quantum-tictactoe",
+                                                     "max_participants": 100000}, content_type="application/json")
+    assert created.status_code == 400
+    form = teacher_client.post(reverse("classrooms:classroom", args=[classroom.pk]),
+                               {"game": "quantum-tictactoe", "variant": "basic", "bot_level": "strong",
+                                "max_participants": 25, "options": ""})
+    assert form.status_code == 302 and ClassSession.objects.order_by("-pk").first().max_participants == 25
+
+
+def test_x_forwarded_for_is_believed_only_from_trusted_proxies(session, settings):
+    from config.clientip import client_address
+
+    assert client_address({"REMOTE_ADDR": "198.51.100.5", "HTTP_X_FORWARDED_FOR": "1.2.3.4"}) == "198.51.100.5"
+    settings.TRUSTED_PROXIES = ["127.0.0.1", "10.0.0.0/8"]
+    assert client_address({"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 203.0.113.9, 10.1.1.1"}) \
+        == "203.0.113.9"
+    assert client_address({"REMOTE_ADDR": "127.0.0.1"}) == "127.0.0.1"
+    # through the proxy, each real client has its own wrong-code count
+    settings.JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE = 3
+    settings.JOIN_WRONG_CODES_PER_MINUTE = 100
+    for _ in range(3):
+        Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9").post(
+            reverse("classrooms:join"), {"code": "WRONG9", "name": "x"})
+    other = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.10")
+    assert join(other, session.join_code, "Ada").status_code == 302
+    guesser = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert join(guesser, session.join_code, "Eve").status_code == 429
+    # an untrusted sender cannot pick its own address with the header
+    settings.TRUSTED_PROXIES = []
+    for i in range(3):
+        Client(REMOTE_ADDR="192.0.2.1", HTTP_X_FORWARDED_FOR=f"7.7.7.{i}").post(
+            reverse("classrooms:join"), {"code": "WRONG9", "name": "x"})
+    assert join(Client(REMOTE_ADDR="192.0.2.1", HTTP_X_FORWARDED_FOR="7.7.7.200"), session.join_code,
+                "Mallory").status_code == 429
+
+
+def test_joining_cycles_the_session_key(session):
+    client = Client()
+    client.get(reverse("classrooms:join"))
+    client.session.save()
+    before = client.session.session_key
+    assert join(client, session.join_code, "Ada").status_code == 302
+    assert client.session.session_key != before
+    assert client.get(reverse("classrooms:lobby", args=[session.pk])).status_code == 200
+
+
+def test_a_removed_student_cannot_rejoin_from_the_same_browser_until_readmitted(session, teacher_client):
+    client = Client()
+    join(client, session.join_code, "Ada")
+    ada = Participant.objects.get()
+    services.remove_participant(session, ada.pk)
+    again = join(client, session.join_code, "Ada Again")
+    assert again.status_code == 403 and "removed you" in again.content.decode()
+    assert Participant.objects.count() == 1
+    readmit = teacher_client.post(f"/api/sessions/{session.pk}/readmit/", {"participant": ada.pk},
+                                  content_type="application/json")
+    assert readmit.status_code == 200
+    back = join(client, session.join_code, "Ada")
+    assert back.status_code == 302 and Participant.objects.count() == 1
+    assert Participant.objects.get().removed is False

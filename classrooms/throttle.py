@@ -67,7 +67,8 @@ def record_attempt_on(code: str) -> None:
 
 
 def too_many_new_participants(address: str, browser_id: str = "") -> bool:
-    return (over("new", browser_of(address, browser_id), settings.JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE)
+    return ((browser_id and over("new", browser_of(address, browser_id),
+                                 settings.JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE))
             or over("new-address", address, settings.JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE))
 
 

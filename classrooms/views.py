@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import csv
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -114,9 +114,11 @@ def client_address(request: HttpRequest) -> str:
 
 
 def browser_id(request: HttpRequest) -> str:
-    """This browser, for the throttles: its CSRF cookie (every browser posting the join form has
-    one), so students behind one school address are counted apart."""
-    return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")[:64]
+    """This browser, for the throttles: its CSRF secret (every browser posting the join form has
+    one; one is made now, and sent back as the cookie, if not), so students behind one school
+    address are counted apart."""
+    get_token(request)
+    return str(request.META.get("CSRF_COOKIE") or "")[:64]
 
 
 SLOW_DOWN = "Slow down: too many tries. Wait a minute, check the code on the board and try again."

@@ -133,6 +133,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "quantum-classroom")
 SIMULATOR_QUEUE = os.environ.get("SIMULATOR_QUEUE", "")  # circuit runs' queue (default: the one above)
+# Retention: ended sessions' student data is deleted after this many days (classrooms.retention),
+# daily by Celery beat (`celery -A config beat`) or `manage.py purge_expired` from cron.
+RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "365"))
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-data": {"task": "classrooms.purge_expired_data", "schedule": 24 * 60 * 60},
+}
 # an unacknowledged task (its worker died) is handed to another worker after this long
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
 

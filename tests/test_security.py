@@ -335,7 +335,7 @@ def students(n, address="203.0.113.7"):
     """Browsers of a school behind one NAT address, each with its own cookie."""
     for i in range(n):
         client = Client(REMOTE_ADDR=address)
-        client.cookies["csrftoken"] = f"browser{i:04}" + "x" * 24
+        client.cookies["csrftoken"] = f"browser{i:04}".ljust(32, "x")  # a well-formed CSRF secret
         yield client
 
 
@@ -432,3 +432,42 @@ def test_a_removed_student_cannot_rejoin_from_the_same_browser_until_readmitted(
     back = join(client, session.join_code, "Ada")
     assert back.status_code == 302 and Participant.objects.count() == 1
     assert Participant.objects.get().removed is False
+
+
+# ----------------------------------------------------------------- retention
+
+def test_retention_deletes_old_ended_sessions_and_expired_browser_sessions(classroom, settings):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from config.celery import app
+
+    settings.RETENTION_DAYS = 30
+    old, recent, live = (services.open_session(classroom, "quantum-tictactoe") for _ in range(3))
+    for s in (old, recent, live):
+        for name in ("Ada", "Bo"):
+            join(Client(), s.join_code, name)
+        services.auto_pair(s)
+        services.start_all(s)
+    for s in (old, recent):
+        services.set_status(s, ClassSession.Status.ENDED)
+    ClassSession.objects.filter(pk=old.pk).update(ended_at=timezone.now() - timedelta(days=31))
+    old_match = Table.objects.get(session=old).match_id
+    Session.objects.filter().update(expire_date=timezone.now() - timedelta(days=1))
+    assert Session.objects.exists()
+
+    out = io.StringIO()
+    call_command("purge_expired", stdout=out)
+    assert "Deleted 1 ended class session" in out.getvalue()
+    assert set(ClassSession.objects.values_list("pk", flat=True)) == {recent.pk, live.pk}
+    assert not Participant.objects.filter(session_id=old.pk).exists()
+    assert not Match.objects.filter(pk=old_match).exists() and not Seat.objects.filter(match_id=old_match).exists()
+    assert not Action.objects.filter(match_id=old_match).exists()
+    assert not Session.objects.exists()
+    # the same job is on Celery beat's daily schedule
+    entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-data"]
+    app.loader.import_default_modules()  # what a worker does at start: autodiscovery
+    assert entry["task"] in app.tasks and entry["schedule"] <= 24 * 60 * 60
+    assert app.tasks[entry["task"]]() == {"class_sessions": 0, "browser_sessions": 0}

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 BUILTIN_KEY_MESSAGE = ("SECRET_KEY is the built-in development key. Set SECRET_KEY to a long random "
@@ -22,6 +22,14 @@ def insecure_start_problem() -> str | None:
 def builtin_secret_key(app_configs=None, **kwargs):
     if settings.SECRET_KEY == settings.BUILTIN_SECRET_KEY:
         return [Error(BUILTIN_KEY_MESSAGE, id="qc.E001")]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def runs_in_a_worker(app_configs=None, **kwargs):
+    if not settings.DEBUG and settings.CELERY_TASK_ALWAYS_EAGER:
+        return [Warning("Circuit runs would execute inside the web process: set REDIS_URL (or CELERY_BROKER_URL) "
+                        "and run Celery workers.", id="qc.W001")]
     return []
 
 

@@ -21,6 +21,10 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
 # Fail closed: production unless DEBUG=1 is set (`make run` and the tests set it).
 DEBUG = env_flag("DEBUG", False)
 # The built-in key is for a laptop only: with DEBUG off the app refuses to start on it
@@ -133,6 +137,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "quantum-classroom")
 SIMULATOR_QUEUE = os.environ.get("SIMULATOR_QUEUE", "")  # circuit runs' queue (default: the one above)
+# Circuit-run quotas (simulator.quotas): new runs per requester per minute, runs waiting or
+# running per requester and per class, runs per class per day.
+RUNS_PER_REQUESTER_PER_MINUTE = env_int("RUNS_PER_REQUESTER_PER_MINUTE", 10)
+RUNS_ACTIVE_PER_REQUESTER = env_int("RUNS_ACTIVE_PER_REQUESTER", 3)
+RUNS_ACTIVE_PER_CLASS = env_int("RUNS_ACTIVE_PER_CLASS", 10)
+RUNS_PER_CLASS_PER_DAY = env_int("RUNS_PER_CLASS_PER_DAY", 500)
+
 # Retention: ended sessions' student data is deleted after this many days (classrooms.retention),
 # daily by Celery beat (`celery -A config beat`) or `manage.py purge_expired` from cron.
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "365"))
@@ -193,10 +204,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
-
-def env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, str(default)))
-
 
 # Join throttling (classrooms.throttle), per minute. "Browser" = address + the browser's cookie,
 # so a school behind one NAT address still joins a class of thirty in a minute.

@@ -110,6 +110,8 @@ class PolicySerializer(serializers.ModelSerializer):
     class Meta:
         model = QuantumPolicy
         fields = ["students_may_run", "student_max_shots"]
+        # the same bounds as the class page's form
+        extra_kwargs = {"student_max_shots": {"min_value": 1, "max_value": services.STUDENT_MAX_SHOTS_LIMIT}}
 
 
 def _stats_access(request, match_id: int) -> StatsAccess:

@@ -471,3 +471,75 @@ def test_retention_deletes_old_ended_sessions_and_expired_browser_sessions(class
     app.loader.import_default_modules()  # what a worker does at start: autodiscovery
     assert entry["task"] in app.tasks and entry["schedule"] <= 24 * 60 * 60
     assert app.tasks[entry["task"]]() == {"class_sessions": 0, "browser_sessions": 0}
+
+
+# ----------------------------------------------------------------- circuit runs: clamps and quotas
+
+@pytest.fixture
+def qtris_match(teacher_user):
+    from tests.test_simulator_fixtures import class_table, finished_qtris
+
+    m = finished_qtris(teacher_user)
+    class_table(teacher_user, m)
+    return m
+
+
+def ask_run(match, user, seed):
+    from simulator import services as runs
+    from tests.test_simulator_fixtures import teacher_access
+
+    return runs.request_run(runs.RunRequest(match.pk, "aer", shots=100, seed=seed), teacher_access(match), user=user)
+
+
+def test_student_max_shots_is_clamped_by_the_api_as_by_the_form(qtris_match, teacher_client):
+    classroom = qtris_match.table.session.classroom
+    url = f"/api/classes/{classroom.pk}/quantum-policy/"
+    for bad in (10**9, 0, -5):
+        response = teacher_client.put(url, {"student_max_shots": bad}, content_type="application/json")
+        assert response.status_code == 400, bad
+    assert not QuantumPolicy.objects.exists() or QuantumPolicy.objects.get().student_max_shots == 4096
+    ok = teacher_client.put(url, {"student_max_shots": 100_000}, content_type="application/json")
+    assert ok.status_code == 200 and ok.json()["student_max_shots"] == 100_000
+
+
+def test_runs_have_a_rate_limit_per_requester(qtris_match, teacher_user, settings):
+    from simulator import services as runs
+
+    settings.RUNS_PER_REQUESTER_PER_MINUTE = 2
+    ask_run(qtris_match, teacher_user, 1)
+    ask_run(qtris_match, teacher_user, 2)
+    again, created = ask_run(qtris_match, teacher_user, 2)  # asking again for a run is free
+    assert not created
+    with pytest.raises(runs.RunRequestError, match="new runs a minute"):
+        ask_run(qtris_match, teacher_user, 3)
+    assert Run.objects.count() == 2
+
+
+def test_runs_have_quotas_per_requester_and_per_class(qtris_match, teacher_user, teacher_client, settings):
+    from simulator import services as runs
+
+    settings.RUNS_ACTIVE_PER_REQUESTER = 2
+    ask_run(qtris_match, teacher_user, 1)
+    ask_run(qtris_match, teacher_user, 2)  # (not executed: both stay queued)
+    with pytest.raises(runs.RunRequestError, match="runs waiting or running"):
+        ask_run(qtris_match, teacher_user, 3)
+    response = teacher_client.post("/api/runs/", {"match": qtris_match.pk, "backend": "aer", "shots": 10, "seed": 9},
+                                   content_type="application/json")
+    assert response.status_code == 400 and "runs waiting or running" in response.json()["message"]
+
+    settings.RUNS_ACTIVE_PER_REQUESTER = 100
+    settings.RUNS_ACTIVE_PER_CLASS = 3
+    ask_run(qtris_match, teacher_user, 4)
+    with pytest.raises(runs.RunRequestError, match="This class already has 3"):
+        ask_run(qtris_match, teacher_user, 5)
+    Run.objects.update(status=Run.Status.DONE)
+    settings.RUNS_PER_CLASS_PER_DAY = 3
+    with pytest.raises(runs.RunRequestError, match="used its 3 runs for today"):
+        ask_run(qtris_match, teacher_user, 6)
+
+
+def test_check_deploy_warns_when_runs_would_execute_in_the_web_process():
+    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
+                            env=production_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="x.example.org"),
+                            capture_output=True, text=True, timeout=120)
+    assert "qc.W001" in result.stdout + result.stderr

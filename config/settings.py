@@ -145,6 +145,11 @@ RUNS_ACTIVE_PER_REQUESTER = env_int("RUNS_ACTIVE_PER_REQUESTER", 3)
 RUNS_ACTIVE_PER_CLASS = env_int("RUNS_ACTIVE_PER_CLASS", 10)
 RUNS_PER_CLASS_PER_DAY = env_int("RUNS_PER_CLASS_PER_DAY", 500)
 
+# Live sockets (games.socket_limits): open sockets per browser session; a socket with no
+# message from its page for this long is closed (visible pages ping every minute and reconnect).
+SOCKETS_PER_BROWSER = env_int("SOCKETS_PER_BROWSER", 8)
+SOCKET_IDLE_SECONDS = env_int("SOCKET_IDLE_SECONDS", 600)
+
 # Retention: ended sessions' student data is deleted after this many days (classrooms.retention),
 # daily by Celery beat (`celery -A config beat`) or `manage.py purge_expired` from cron.
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "365"))

@@ -22,6 +22,7 @@ from games.broadcast import match_changed_message, match_group
 from games.models import Match
 from games.selectors import match_payload, seat_payload
 from games.snapshot import Snapshot
+from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 8192
 
@@ -36,7 +37,7 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
 
@@ -53,16 +54,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.group = match_group(match_id)
+        if not await self.open_within_limits():  # (accepts the socket)
+            self.access = None
+            return
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         self.last_seq = payload["seq"]
         await self.send_json(payload)
 
     async def disconnect(self, code: int) -> None:
+        await self.release_socket()
         if self.access is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.socket_active()
         message, problem = parse_message(text_data, bytes_data)
         if problem:
             await self.send_error("bad_message", problem)

@@ -19,13 +19,15 @@ from django.contrib.auth.views import LoginView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classrooms import throttle
 from classrooms.codes import ALPHABET
 from config import clientip
 
 SUFFIX_LENGTH = 4
-SLOW_DOWN = "Too many attempts: wait a minute and try again."
+SLOW_DOWN = gettext_lazy("Too many attempts: wait a minute and try again.")
 
 
 def account_flags(request: HttpRequest) -> dict:
@@ -41,7 +43,7 @@ def login_name(chosen: str) -> str:
 
 class TeacherSignupForm(UserCreationForm):
     email = forms.EmailField(required=False)
-    invite = forms.CharField(required=False, max_length=200, label="Invitation code",
+    invite = forms.CharField(required=False, max_length=200, label=gettext_lazy("Invitation code"),
                              widget=forms.PasswordInput(render_value=True))
 
     class Meta:
@@ -50,10 +52,10 @@ class TeacherSignupForm(UserCreationForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["username"].help_text = ("Your login name will be this name plus four random characters; "
-                                             "it is shown once you have signed up.")
-        self.fields["email"].help_text = ("Optional, for resetting your password." if settings.PASSWORD_RESET_ENABLED
-                                          else "Optional.")
+        self.fields["username"].help_text = _("Your login name will be this name plus four random characters; "
+                                              "it is shown once you have signed up.")
+        self.fields["email"].help_text = (_("Optional, for resetting your password.") if settings.PASSWORD_RESET_ENABLED
+                                          else _("Optional."))
         if settings.TEACHER_SIGNUP != "invite":
             del self.fields["invite"]
 
@@ -67,12 +69,12 @@ class TeacherSignupForm(UserCreationForm):
         given = self.cleaned_data.get("invite") or ""
         expected = settings.TEACHER_INVITE_CODE
         if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-            raise forms.ValidationError("That invitation code is not valid.")
+            raise forms.ValidationError(_("That invitation code is not valid."))
         return given
 
     def save(self, commit: bool = True) -> User:
         chosen = self.cleaned_data["username"]
-        for _ in range(10):
+        for _attempt in range(10):
             user = super().save(commit=False)
             user.username = login_name(chosen)
             try:
@@ -82,7 +84,7 @@ class TeacherSignupForm(UserCreationForm):
             except IntegrityError:
                 user.pk = None
                 continue
-        raise forms.ValidationError("Could not create the account; try again.")
+        raise forms.ValidationError(_("Could not create the account; try again."))
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -100,7 +102,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             if form.is_valid():
                 user = form.save()
                 login(request, user)
-                messages.success(request, f"Your login name is {user.username}: note it, you need it to log in.")
+                messages.success(request, _("Your login name is %(name)s: note it, you need it to log in.")
+                                 % {"name": user.username})
                 return redirect("classrooms:teacher-home")
     return render(request, "registration/signup.html", {"form": form, "slow_down": slow_down}, status=status)
 

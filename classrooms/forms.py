@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from games import limits
 from games.bots import bot_levels
@@ -21,7 +22,8 @@ class OpenSessionForm(forms.Form):
     bot_level = forms.CharField(max_length=20, initial="strong")
     show_odds = forms.BooleanField(required=False, initial=True, label="Players see the live odds")
     max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
-                                          initial=settings.PARTICIPANT_CAP_DEFAULT, label="Students who may join")
+                                          initial=settings.PARTICIPANT_CAP_DEFAULT,
+                                          label=gettext_lazy("Students who may join"))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
 

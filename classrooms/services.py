@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
@@ -51,7 +52,8 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
     game = get_game(game_slug)
     cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
     if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
-        raise SessionError("bad_cap", f"The cap must be a whole number from 1 to {settings.PARTICIPANT_CAP_MAX}.")
+        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+                           % {"max": settings.PARTICIPANT_CAP_MAX})
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
@@ -108,7 +110,7 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
     if existing is not None:
         return existing
     if removed_from(session, browser_session):
-        raise SessionError("removed", "Your teacher removed you from this class session: ask them to let you back in.")
+        raise SessionError("removed", gettext("Your teacher removed you from this class session: ask them to let you back in."))
     if session.status == ClassSession.Status.LOCKED:
         raise SessionError("locked", "This class session is locked: ask your teacher.")
     if session.status == ClassSession.Status.ENDED:
@@ -118,15 +120,15 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
     except names.BadName as exc:
         raise SessionError("bad_name", str(exc)) from exc
     if may_add is not None and not may_add():
-        raise SessionError("slow_down", "Too many new students from this network at once: wait a minute and try again.")
+        raise SessionError("slow_down", gettext("Too many new students from this network at once: wait a minute and try again."))
     for _ in range(5):
         try:
             with transaction.atomic():
                 # the session row locked: simultaneous joins are counted one after the other
                 locked = ClassSession.objects.select_for_update().get(pk=session.pk)
                 if locked.participants.count() >= locked.max_participants:
-                    raise SessionError("full", f"This class session is full ({locked.max_participants} students): "
-                                               "ask your teacher.")
+                    raise SessionError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
+                                       % {"n": locked.max_participants})
                 taken = set(locked.participants.values_list("display_name", flat=True))
                 participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
             break
@@ -239,7 +241,7 @@ def readmit(session: ClassSession, participant_id: int) -> None:
     """The teacher lets a removed student back in: the same browser joins again as before."""
     participant = session.participants.filter(pk=participant_id, removed=True).first()
     if participant is None:
-        raise SessionError("no_participant", "No removed student with that id in this session.")
+        raise SessionError("no_participant", gettext("No removed student with that id in this session."))
     participant.removed = False
     participant.save(update_fields=["removed"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))
@@ -247,7 +249,8 @@ def readmit(session: ClassSession, participant_id: int) -> None:
 
 def set_participant_cap(session: ClassSession, cap: int) -> None:
     if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
-        raise SessionError("bad_cap", f"The cap must be a whole number from 1 to {settings.PARTICIPANT_CAP_MAX}.")
+        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+                           % {"max": settings.PARTICIPANT_CAP_MAX})
     session.max_participants = cap
     session.save(update_fields=["max_participants"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))

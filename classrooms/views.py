@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from classrooms import codes, selectors, services, throttle
@@ -121,7 +122,7 @@ def browser_id(request: HttpRequest) -> str:
     return str(request.META.get("CSRF_COOKIE") or "")[:64]
 
 
-SLOW_DOWN = "Slow down: too many tries. Wait a minute, check the code on the board and try again."
+SLOW_DOWN = gettext_lazy("Slow down: too many tries. Wait a minute, check the code on the board and try again.")
 
 
 def join(request: HttpRequest) -> HttpResponse:

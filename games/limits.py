@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 MAX_JSON_BYTES = 64 * 1024  # a request body or form field holding JSON
 MAX_JSON_DEPTH = 16  # nesting of arrays/objects
 MAX_OPTIONS_BYTES = 16 * 1024  # a game's options (a starting position is a few hundred bytes)
@@ -42,11 +44,12 @@ def check_json_text(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES,
                     max_depth: int = MAX_JSON_DEPTH, what: str = "The JSON") -> None:
     size = len(text)
     if size > max_bytes:
-        raise JSONTooBig(f"{what} is too large ({size} bytes; at most {max_bytes}).")
+        raise JSONTooBig(_("%(what)s is too large (%(size)d bytes; at most %(max)d).")
+                         % {"what": what, "size": size, "max": max_bytes})
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     if nesting_depth(text) > max_depth:
-        raise JSONTooBig(f"{what} is nested too deeply (at most {max_depth} levels).")
+        raise JSONTooBig(_("%(what)s is nested too deeply (at most %(max)d levels).") % {"what": what, "max": max_depth})
 
 
 def loads(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH,
@@ -57,7 +60,7 @@ def loads(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int 
     try:
         return json.loads(text)
     except RecursionError as exc:  # belt and braces: the depth cap should already stop this
-        raise JSONTooBig(f"{what} is nested too deeply.") from exc
+        raise JSONTooBig(_("%(what)s is nested too deeply.") % {"what": what}) from exc
 
 
 def options_problem(options: Any) -> str | None:
@@ -67,7 +70,7 @@ def options_problem(options: Any) -> str | None:
     try:
         text = json.dumps(options)
     except (TypeError, ValueError, RecursionError):
-        return "The options must be plain JSON (objects, lists, strings, numbers)."
+        return _("The options must be plain JSON (objects, lists, strings, numbers).")
     stack = [("options", options)]
     while stack:
         path, value = stack.pop()
@@ -75,10 +78,12 @@ def options_problem(options: Any) -> str | None:
             stack.extend((f"{path}.{k}", v) for k, v in value.items())
         elif isinstance(value, list):
             if len(value) > MAX_OPTIONS_LIST:
-                return f"{path} has {len(value)} entries; at most {MAX_OPTIONS_LIST} are allowed."
+                return _("%(path)s has %(n)d entries; at most %(max)d are allowed.") % {
+                    "path": path, "n": len(value), "max": MAX_OPTIONS_LIST}
             stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
     if len(text) > MAX_OPTIONS_BYTES:
-        return f"The options are too large ({len(text)} bytes; at most {MAX_OPTIONS_BYTES})."
+        return _("The options are too large (%(size)d bytes; at most %(max)d).") % {
+            "size": len(text), "max": MAX_OPTIONS_BYTES}
     if nesting_depth(text) > MAX_JSON_DEPTH:
-        return f"The options are nested too deeply (at most {MAX_JSON_DEPTH} levels)."
+        return _("The options are nested too deeply (at most %(max)d levels).") % {"max": MAX_JSON_DEPTH}
     return None

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext
 
 CLOSE_TOO_MANY = 4429
 CLOSE_IDLE = 4408
@@ -50,8 +52,9 @@ class SocketLimitsMixin:
         await self.accept()
         if count > settings.SOCKETS_PER_BROWSER:
             await cache.adecr(key)
-            await self.send(text_data='{"type": "error", "code": "too_many_sockets", "message": '
-                                      '"This browser has too many live pages open: close some tabs."}')
+            await self.send(text_data=json.dumps({
+                "type": "error", "code": "too_many_sockets",
+                "message": gettext("This browser has too many live pages open: close some tabs.")}))
             await self.close(code=CLOSE_TOO_MANY)
             return False
         await cache.atouch(key, COUNT_TTL_SECONDS)

@@ -110,6 +110,14 @@ def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
     return redirect("classrooms:classroom", classroom_id)
 
 
+@login_required
+@require_POST
+def delete_classroom(request: HttpRequest, class_id: int) -> HttpResponse:
+    services.delete_classroom(_own_classroom(request, class_id))
+    messages.success(request, gettext_lazy("The class and all its sessions, games and students' data were deleted."))
+    return redirect("classrooms:teacher-home")
+
+
 def client_address(request: HttpRequest) -> str:
     return clientip.client_address(request.META)
 

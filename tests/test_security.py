@@ -165,6 +165,11 @@ def test_deleting_a_class_deletes_every_row_of_it(classroom, teacher_client):
     assert not IBMCredential.objects.exists()
     for url in (f"/api/matches/{match.pk}/", f"/api/matches/{match.pk}/replay/", f"/matches/{match.pk}/replay/"):
         assert teacher_client.get(url).status_code in (403, 404)
+    # the class page's button does the same
+    page = teacher_client.post(reverse("classrooms:delete-classroom", args=[other.pk]))
+    assert page.status_code == 302 and not Classroom.objects.exists()
+    for model in (ClassSession, Participant, Table, Match, Seat, Action, Run):
+        assert not model.objects.exists(), model
 
 
 # ----------------------------------------------------------------- bad input never gives a 500

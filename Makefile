@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 install: $(VENV)/.installed
 
 run: install
-	$(BIN)/python manage.py serve $(SERVE_ARGS)
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve $(SERVE_ARGS)  # development values unless told otherwise
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \

@@ -46,6 +46,8 @@ def bench_env() -> dict[str, str]:
         "DEBUG": "0", "SECRET_KEY": "bench-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
         "DB_CONN_MAX_AGE": "60",
+        # simulated students open many sockets each and stay quiet between moves
+        "SOCKETS_PER_BROWSER": "1000", "SOCKET_IDLE_SECONDS": "3600",
     })
     return env
 

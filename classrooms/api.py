@@ -1,8 +1,9 @@
 """REST API for teachers: classes and class sessions (teacher login required, own data only)."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -23,8 +24,10 @@ class ClassSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ClassSession
-        fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "join_code",
-                  "status", "created_at", "ended_at"]
+        fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "max_participants",
+                  "join_code", "status", "created_at", "ended_at"]
+        extra_kwargs = {"max_participants": {"min_value": 1, "max_value": settings.PARTICIPANT_CAP_MAX,
+                                             "required": False}}
         read_only_fields = ["join_code", "status", "created_at", "ended_at"]
 
     def __init__(self, *args, **kwargs):
@@ -42,7 +45,8 @@ class ClassSessionSerializer(serializers.ModelSerializer):
         try:
             return services.open_session(data["classroom"], data["game"], variant=data.get("variant"),
                                          options=data.get("options") or {}, bot_level=data.get("bot_level", "strong"),
-                                         show_odds=data.get("show_odds", True))
+                                         show_odds=data.get("show_odds", True),
+                                         max_participants=data.get("max_participants"))
         except services.SessionError as exc:
             raise serializers.ValidationError({"code": exc.code, "message": exc.message}) from exc
         except UnknownGame as exc:
@@ -59,6 +63,9 @@ class ClassroomViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer):
         serializer.save(teacher=self.request.user)
+
+    def perform_destroy(self, instance):
+        services.delete_classroom(instance)
 
 
 class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
@@ -101,6 +108,22 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
     @action(detail=True, methods=["post"])
     def end(self, request, pk=None):
         return self._run(self.get_object(), services.set_status, ClassSession.Status.ENDED)
+
+    @extend_schema(request=inline_serializer("Readmit", {"participant": serializers.IntegerField()}),
+                   summary="Let a removed student back in (from the browser they used)")
+    @action(detail=True, methods=["post"])
+    def readmit(self, request, pk=None):
+        pid = request.data.get("participant") if isinstance(request.data, dict) else None
+        if type(pid) is not int:
+            return Response({"code": "bad_message", "message": "Send {\"participant\": id}."}, status=400)
+        return self._run(self.get_object(), services.readmit, pid)
+
+    @extend_schema(request=inline_serializer("ParticipantCap", {"max_participants": serializers.IntegerField()}),
+                   summary="How many students may join this session")
+    @action(detail=True, methods=["post"], url_path="participant-cap")
+    def participant_cap(self, request, pk=None):
+        cap = request.data.get("max_participants") if isinstance(request.data, dict) else None
+        return self._run(self.get_object(), services.set_participant_cap, cap)
 
     @extend_schema(request=None, summary="Students and tables, as on the dashboard")
     @action(detail=True, methods=["get"])

@@ -7,3 +7,4 @@ class ClassroomsConfig(AppConfig):
 
     def ready(self) -> None:
         from classrooms import receivers  # noqa: F401  (connects the signal receivers)
+        from config import checks  # noqa: F401  (registers the deploy checks)

@@ -11,12 +11,14 @@ from django.db import transaction
 from classrooms import selectors, services
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
+from games import limits
+from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "lock", "unlock", "end", "show_odds", "sync"}
 
 
-class SessionConsumer(AsyncWebsocketConsumer):
+class SessionConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
     session_id: int | None = None
     is_teacher = False
     participant_id: int | None = None
@@ -34,15 +36,22 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.is_teacher, self.participant_id = who
+        if not await self.open_within_limits():  # (accepts the socket)
+            self.session_id = None
+            return
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
-        await self.accept()
         await self.send_payload()
 
     async def disconnect(self, code: int) -> None:
+        await self.release_socket()
         if self.session_id is not None:
             await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.socket_active()
+        if text_data and len(text_data) < 40 and "".join(text_data.split()) == '{"type":"ping"}':  # keep-alive
+            await self.send_json({"type": "pong"})
+            return
         if not self.is_teacher:
             await self.send_json({"type": "error", "code": "read_only", "message": "Only the teacher gives commands here."})
             return
@@ -76,8 +85,8 @@ def _decode(text_data: str | None) -> dict | None:
     if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
         return None
     try:
-        message = json.loads(text_data)
-    except (ValueError, RecursionError):
+        message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES)
+    except ValueError:
         return None
     if not isinstance(message, dict) or message.get("type") not in COMMANDS:
         return None

@@ -6,12 +6,14 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from classrooms import exercises
 from classrooms.models import Classroom, Exercise
+from games import limits
 from games.bots import bot_levels
 from games.engines import get_game
 
@@ -65,7 +67,11 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     (the starting board as the students will see it) or ``{"ok": false, "code", "message"}``."""
     _own_classroom(request, class_id)
     try:
-        body = json.loads(request.body or b"{}")
+        body = limits.loads(request.body or b"{}", what="The request")
+    except RequestDataTooBig:
+        return JsonResponse({"ok": False, "code": "too_large", "message": "The request is too large."}, status=400)
+    except limits.JSONTooBig as exc:
+        return JsonResponse({"ok": False, "code": "too_large", "message": str(exc)}, status=400)
     except ValueError:
         return JsonResponse({"ok": False, "code": "bad_json", "message": "The request is not JSON."}, status=400)
     if not isinstance(body, dict):

@@ -4,11 +4,11 @@ saves it to a class, and opens a session from it so every table plays the same p
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise
+from games import limits
 from games.engines import get_game
 from games.engines.base import IllegalAction
 
@@ -76,7 +76,9 @@ def parse_options(raw: Any) -> dict:
     if len(raw) > MAX_OPTIONS_CHARS:
         raise ExerciseError("too_long", "That JSON is too long for a starting position.")
     try:
-        value = json.loads(raw)
+        value = limits.loads(raw, what="That JSON")
+    except limits.JSONTooBig as exc:
+        raise ExerciseError("too_large", str(exc)) from None
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         where = f" (line {line}, column {exc.colno})" if line else ""
@@ -104,6 +106,9 @@ def validate(game_slug: str, variant: str | None, options: Any) -> tuple[dict, d
         raise ExerciseError("bad_variant", f"{game.name} has no variant {variant!r} "
                             f"(one of {', '.join(game.variants)}).")
     options = parse_options(options)
+    problem = limits.options_problem(options)
+    if problem:
+        raise ExerciseError("too_large", problem)
     engine_options = {k: v for k, v in options.items() if k != "table_size"}
     try:
         state = game.setup(players=players_for(game, variant, options), variant=variant, seed=1,

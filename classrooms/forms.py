@@ -1,23 +1,14 @@
 from __future__ import annotations
 
-import json
-
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
+from django.conf import settings
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from classrooms import names
+from games import limits
 from games.bots import bot_levels
 from games.engines import list_games
-
-
-class TeacherSignupForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional, for resetting your password.")
-
-    class Meta:
-        model = User
-        fields = ("username", "email")
 
 
 class ClassroomForm(forms.Form):
@@ -32,6 +23,9 @@ class OpenSessionForm(forms.Form):
                                     help_text="Players per table (blank: the game's smallest table).")
     bot_level = forms.CharField(max_length=20, initial="strong")
     show_odds = forms.BooleanField(required=False, initial=True, label="Players see the live odds")
+    max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
+                                          initial=settings.PARTICIPANT_CAP_DEFAULT,
+                                          label=gettext_lazy("Students who may join"))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
 
@@ -44,7 +38,9 @@ class OpenSessionForm(forms.Form):
         if not raw.strip():
             return {}
         try:
-            value = json.loads(raw)
+            value = limits.loads(raw, what="The options")
+        except limits.JSONTooBig as exc:
+            raise forms.ValidationError(str(exc)) from exc
         except ValueError as exc:
             raise forms.ValidationError(f"The options are not valid JSON: {exc}") from exc
         if not isinstance(value, dict):

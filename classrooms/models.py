@@ -18,6 +18,10 @@ class Classroom(models.Model):
         return self.name
 
 
+def default_participant_cap() -> int:
+    return settings.PARTICIPANT_CAP_DEFAULT
+
+
 class ClassSession(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "open"
@@ -32,6 +36,8 @@ class ClassSession(models.Model):
     join_code = models.CharField(max_length=12)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     show_odds = models.BooleanField(default=True)
+    max_participants = models.PositiveSmallIntegerField(
+        default=default_participant_cap, help_text="students who may join (removed ones count too)")
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +17,7 @@ from django.utils.translation import gettext
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Table
+from games import limits
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels
@@ -45,11 +47,19 @@ def engine_options(session: ClassSession) -> dict:
 
 
 def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
-                 options: dict | None = None, bot_level: str = "strong", show_odds: bool = True) -> ClassSession:
+                 options: dict | None = None, bot_level: str = "strong", show_odds: bool = True,
+                 max_participants: int | None = None) -> ClassSession:
     game = get_game(game_slug)
+    cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
+    if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
+        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+                           % {"max": settings.PARTICIPANT_CAP_MAX})
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
+    problem = limits.options_problem(options)
+    if problem:  # before the engine sees them: a 200,000-card deck is refused here, whoever asks
+        raise SessionError("too_large", problem)
     options = dict(options or {})
     size = options.get("table_size", game.min_players)
     if type(size) is not int or not game.min_players <= size <= game.max_players:
@@ -67,7 +77,8 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
             with transaction.atomic():
                 return ClassSession.objects.create(
                     classroom=classroom, game=game_slug, variant=variant, options=options,
-                    bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds)
+                    bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds,
+                    max_participants=cap)
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
     raise SessionError("no_code", "Could not find a free join code; try again.")
@@ -88,14 +99,21 @@ def returning_participant(session: ClassSession, browser_session, *,
     return (found if removed else found.filter(removed=False)).first()
 
 
-def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
+def removed_from(session: ClassSession, browser_session) -> bool:
+    """This browser's participant in the session was removed by the teacher."""
+    found = returning_participant(session, browser_session, removed=True)
+    return found is not None and found.removed
+
+
+def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None) -> Participant:
     """A student joins by name; the same browser coming back is the same participant. A browser
-    whose student the teacher removed does not come back under another name."""
-    existing = returning_participant(session, browser_session, removed=True)
-    if existing is not None and existing.removed:
-        raise SessionError("removed", gettext("Your teacher removed you from this session."))
+    whose student was removed does not come back (under any name) unless the teacher readmits
+    them. ``may_add()`` is asked before a new participant is made (the per-address cap)."""
+    existing = returning_participant(session, browser_session)
     if existing is not None:
         return existing
+    if removed_from(session, browser_session):
+        raise SessionError("removed", gettext("Your teacher removed you from this class session: ask them to let you back in."))
     if session.status == ClassSession.Status.LOCKED:
         raise SessionError("locked", "This class session is locked: ask your teacher.")
     if session.status == ClassSession.Status.ENDED:
@@ -104,10 +122,17 @@ def join(session: ClassSession, raw_name: str, browser_session) -> Participant:
         name = names.clean_name(raw_name)
     except names.BadName as exc:
         raise SessionError("bad_name", str(exc)) from exc
+    if may_add is not None and not may_add():
+        raise SessionError("slow_down", gettext("Too many new students from this network at once: wait a minute and try again."))
     for _ in range(5):
-        taken = set(session.participants.values_list("display_name", flat=True))
         try:
             with transaction.atomic():
+                # the session row locked: simultaneous joins are counted one after the other
+                locked = ClassSession.objects.select_for_update().get(pk=session.pk)
+                if locked.participants.count() >= locked.max_participants:
+                    raise SessionError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
+                                       % {"n": locked.max_participants})
+                taken = set(locked.participants.values_list("display_name", flat=True))
                 participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
             break
         except IntegrityError:
@@ -216,6 +241,25 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     transaction.on_commit(lambda: announce_session_changed(session.pk))
 
 
+def readmit(session: ClassSession, participant_id: int) -> None:
+    """The teacher lets a removed student back in: the same browser joins again as before."""
+    participant = session.participants.filter(pk=participant_id, removed=True).first()
+    if participant is None:
+        raise SessionError("no_participant", gettext("No removed student with that id in this session."))
+    participant.removed = False
+    participant.save(update_fields=["removed"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def set_participant_cap(session: ClassSession, cap: int) -> None:
+    if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
+        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+                           % {"max": settings.PARTICIPANT_CAP_MAX})
+    session.max_participants = cap
+    session.save(update_fields=["max_participants"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
 def set_status(session: ClassSession, status: str) -> None:
     if session.status == ClassSession.Status.ENDED:
         raise SessionError("ended", "This class session has ended.")
@@ -239,6 +283,18 @@ def set_show_odds(session: ClassSession, show: bool) -> None:
     for match_id in session.tables.values_list("match_id", flat=True):
         transaction.on_commit(lambda m=match_id: announce_match_changed(m))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def delete_classroom(classroom: Classroom) -> None:
+    """Delete a class with everything of it: sessions, their participants and tables, the
+    tables' matches (seats, action logs, circuit runs), exercises, token and policy. Matches
+    hang off tables (not the other way round), so they are deleted explicitly."""
+    session_ids = list(classroom.sessions.values_list("pk", flat=True))
+    with transaction.atomic():
+        Match.objects.filter(table__session__classroom=classroom).delete()
+        classroom.delete()
+    for session_id in session_ids:
+        transaction.on_commit(lambda s=session_id: announce_session_changed(s))
 
 
 def delete_session(session: ClassSession) -> None:

@@ -1,7 +1,12 @@
-"""Join throttling through the cache (Redis in production): wrong codes per address and
-attempts per code, each counted in a one-minute window."""
+"""Throttling through the cache (Redis in production), each count in a one-minute window.
+
+Joining a class: wrong codes per browser (address + browser cookie) and per address, wrong
+attempts per code (a correct code is never throttled), new participants per browser and per
+address (a school behind one NAT address still joins a class of thirty in a minute). Teacher
+login and sign-up: attempts per address and per username."""
 from __future__ import annotations
 
+import hashlib
 import time
 
 from django.conf import settings
@@ -11,7 +16,8 @@ WINDOW_SECONDS = 60
 
 
 def _key(kind: str, who: str) -> str:
-    return f"join:{kind}:{who}:{int(time.time() // WINDOW_SECONDS)}"
+    digest = hashlib.sha256(who.encode("utf-8", "replace")).hexdigest()[:32]  # any input, fixed length
+    return f"throttle:{kind}:{digest}:{int(time.time() // WINDOW_SECONDS)}"
 
 
 def _count(key: str) -> int:
@@ -26,17 +32,58 @@ def _bump(key: str) -> None:
             cache.set(key, 1, WINDOW_SECONDS * 2)
 
 
-def too_many_wrong_codes(address: str) -> bool:
-    return _count(_key("wrong", address)) >= settings.JOIN_WRONG_CODES_PER_MINUTE
+def over(kind: str, who: str, limit: int) -> bool:
+    return _count(_key(kind, who)) >= limit
 
 
-def record_wrong_code(address: str) -> None:
-    _bump(_key("wrong", address))
+def record(kind: str, who: str) -> None:
+    _bump(_key(kind, who))
+
+
+def browser_of(address: str, browser_id: str) -> str:
+    """One browser behind an address: the address and the browser's own cookie."""
+    return f"{address}|{browser_id}"
+
+
+# -- joining a class session
+
+def too_many_wrong_codes(address: str, browser_id: str = "") -> bool:
+    return (over("wrong", browser_of(address, browser_id), settings.JOIN_WRONG_CODES_PER_MINUTE)
+            or over("wrong-address", address, settings.JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE))
+
+
+def record_wrong_code(address: str, browser_id: str = "") -> None:
+    record("wrong", browser_of(address, browser_id))
+    record("wrong-address", address)
 
 
 def too_many_attempts_on(code: str) -> bool:
-    return _count(_key("code", code)) >= settings.JOIN_ATTEMPTS_PER_CODE_PER_MINUTE
+    """Wrong attempts on this code (never the joins of a correct one)."""
+    return over("code", code, settings.JOIN_ATTEMPTS_PER_CODE_PER_MINUTE)
 
 
 def record_attempt_on(code: str) -> None:
-    _bump(_key("code", code))
+    record("code", code)
+
+
+def too_many_new_participants(address: str, browser_id: str = "") -> bool:
+    return ((browser_id and over("new", browser_of(address, browser_id),
+                                 settings.JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE))
+            or over("new-address", address, settings.JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE))
+
+
+def record_new_participant(address: str, browser_id: str = "") -> None:
+    record("new", browser_of(address, browser_id))
+    record("new-address", address)
+
+
+# -- teacher login (failed attempts) and sign-up (every attempt)
+
+def too_many_logins(address: str, username: str, kind: str = "login") -> bool:
+    return (over(f"{kind}-address", address, settings.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE)
+            or over(f"{kind}-user", username.strip().lower(), settings.LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE))
+
+
+def record_login(address: str, username: str, kind: str = "login") -> None:
+    record(f"{kind}-address", address)
+    record(f"{kind}-user", username.strip().lower())

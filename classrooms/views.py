@@ -4,32 +4,26 @@ from __future__ import annotations
 import csv
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import selectors, services, throttle
-from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm, TeacherSignupForm
+from classrooms import codes, selectors, services, throttle
+from classrooms.csvcells import safe_row
+from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
+from config import clientip
 from games.bots import bot_levels
 from games.engines import list_games
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"games": list_games()})
-
-
-def signup(request: HttpRequest) -> HttpResponse:
-    form = TeacherSignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("classrooms:teacher-home")
-    return render(request, "registration/signup.html", {"form": form})
 
 
 @login_required
@@ -62,7 +56,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
             options["table_size"] = data["table_size"]
         try:
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
-                                            bot_level=data["bot_level"], show_odds=data["show_odds"])
+                                            bot_level=data["bot_level"], show_odds=data["show_odds"],
+                                            max_participants=data.get("max_participants"))
         except services.SessionError as exc:
             form.add_error(None, exc.message)
         else:
@@ -98,8 +93,9 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
             scores = (t["outcome"] or {}).get("scores") or []
             winners = (t["outcome"] or {}).get("winners") or []
             for s in t["seats"]:
-                writer.writerow([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
-                                 scores[s["index"]] if s["index"] < len(scores) else "", s["index"] in winners])
+                writer.writerow(safe_row([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
+                                          scores[s["index"]] if s["index"] < len(scores) else "",
+                                          s["index"] in winners]))
         return response
     return render(request, "classrooms/report.html", {"session": session, "tables": tables})
 
@@ -114,34 +110,63 @@ def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
     return redirect("classrooms:classroom", classroom_id)
 
 
+@login_required
+@require_POST
+def delete_classroom(request: HttpRequest, class_id: int) -> HttpResponse:
+    services.delete_classroom(_own_classroom(request, class_id))
+    messages.success(request, gettext_lazy("The class and all its sessions, games and students' data were deleted."))
+    return redirect("classrooms:teacher-home")
+
+
 def client_address(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    return clientip.client_address(request.META)
+
+
+def browser_id(request: HttpRequest) -> str:
+    """This browser, for the throttles: its CSRF secret (every browser posting the join form has
+    one; one is made now, and sent back as the cookie, if not), so students behind one school
+    address are counted apart."""
+    get_token(request)
+    return str(request.META.get("CSRF_COOKIE") or "")[:64]
+
+
+SLOW_DOWN = gettext_lazy("Slow down: too many tries. Wait a minute, check the code on the board and try again.")
 
 
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     status = 200
     if request.method == "POST" and form.is_valid():
-        address = client_address(request)
-        code = form.cleaned_data["code"]
-        if throttle.too_many_wrong_codes(address) or throttle.too_many_attempts_on(code):
-            form.add_error(None, "Slow down: too many tries. Wait a minute, check the code on the board and try again.")
+        address, browser = client_address(request), browser_id(request)
+        code = codes.normalise(form.cleaned_data["code"])
+        session = services.find_joinable(code)
+        # A browser (or address) that guessed too many wrong codes is slowed down whatever it
+        # types next, so the answer is no oracle. Wrong attempts per code count only wrong
+        # tries: a correct code is never locked by others' attempts.
+        if throttle.too_many_wrong_codes(address, browser) or (
+                session is None and throttle.too_many_attempts_on(code)):
+            form.add_error(None, SLOW_DOWN)
             status = 429
-        else:
+        elif session is None:
+            throttle.record_wrong_code(address, browser)
             throttle.record_attempt_on(code)
-            session = services.find_joinable(code)
-            if session is None:
-                throttle.record_wrong_code(address)
-                form.add_error("code", "No open class session has that code. Check the board.")
-                status = 404
+            form.add_error("code", "No open class session has that code. Check the board.")
+            status = 404
+        else:
+            def may_add() -> bool:
+                if throttle.too_many_new_participants(address, browser):
+                    return False
+                throttle.record_new_participant(address, browser)
+                return True
+
+            try:
+                services.join(session, form.cleaned_data["name"], request.session, may_add=may_add)
+            except services.SessionError as exc:
+                form.add_error(None, exc.message)
+                status = {"locked": 403, "ended": 403, "removed": 403, "full": 403, "slow_down": 429}.get(exc.code, 400)
             else:
-                try:
-                    services.join(session, form.cleaned_data["name"], request.session)
-                except services.SessionError as exc:
-                    form.add_error(None, exc.message)
-                    status = 403 if exc.code in {"locked", "ended", "removed"} else 400
-                else:
-                    return redirect("classrooms:lobby", session.pk)
+                request.session.cycle_key()  # a new session key on joining: no session fixation
+                return redirect("classrooms:lobby", session.pk)
     elif request.method == "POST":
         status = 400  # the form says what to fix
     elif request.method == "GET" and request.GET.get("code"):

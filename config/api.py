@@ -1,10 +1,19 @@
 """API-wide error handling: every refusal is a JSON body with a message, never a 500."""
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from rest_framework import status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, RequestDataTooBig):
+        message = "The request body is too large."
+        return Response({"detail": message, "message": message}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, SuspiciousOperation):
+        message = "The request was refused."
+        return Response({"detail": message, "message": message}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, dict) and "detail" in response.data:
         response.data.setdefault("message", str(response.data["detail"]))

@@ -7,6 +7,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi = get_asgi_application()
 
+from config.checks import refuse_insecure_start  # noqa: E402
+
+refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at all
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

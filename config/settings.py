@@ -21,10 +21,16 @@ def env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "embedded-default-key-only-for-a-laptop-never-for-production-0123456789"
-)
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+# Fail closed: production unless DEBUG=1 is set (`make run` and the tests set it).
+DEBUG = env_flag("DEBUG", False)
+# The built-in key is for a laptop only: with DEBUG off the app refuses to start on it
+# (config.checks: an error for `check --deploy`, and config.asgi will not serve).
+BUILTIN_SECRET_KEY = "embedded-default-key-only-for-a-laptop-never-for-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY") or BUILTIN_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 # Where students reach the app (join link and QR), e.g. https://quantum.school.example; its host
@@ -59,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -83,6 +90,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "classrooms.accounts.account_flags",
             ],
         },
     },
@@ -144,6 +152,24 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "quantum-classroom")
 SIMULATOR_QUEUE = os.environ.get("SIMULATOR_QUEUE", "")  # circuit runs' queue (default: the one above)
+# Circuit-run quotas (simulator.quotas): new runs per requester per minute, runs waiting or
+# running per requester and per class, runs per class per day.
+RUNS_PER_REQUESTER_PER_MINUTE = env_int("RUNS_PER_REQUESTER_PER_MINUTE", 10)
+RUNS_ACTIVE_PER_REQUESTER = env_int("RUNS_ACTIVE_PER_REQUESTER", 3)
+RUNS_ACTIVE_PER_CLASS = env_int("RUNS_ACTIVE_PER_CLASS", 10)
+RUNS_PER_CLASS_PER_DAY = env_int("RUNS_PER_CLASS_PER_DAY", 500)
+
+# Live sockets (games.socket_limits): open sockets per browser session; a socket with no
+# message from its page for this long is closed (visible pages ping every minute and reconnect).
+SOCKETS_PER_BROWSER = env_int("SOCKETS_PER_BROWSER", 8)
+SOCKET_IDLE_SECONDS = env_int("SOCKET_IDLE_SECONDS", 600)
+
+# Retention: ended sessions' student data is deleted after this many days (classrooms.retention),
+# daily by Celery beat (`celery -A config beat`) or `manage.py purge_expired` from cron.
+RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "365"))
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-data": {"task": "classrooms.purge_expired_data", "schedule": 24 * 60 * 60},
+}
 # an unacknowledged task (its worker died) is handed to another worker after this long
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
 
@@ -177,7 +203,18 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # JSON behind size and depth caps (games.limits); forms as before
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
 }
+# Request bodies beyond this are a 400 before any view reads them (JSON has its own caps).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 SPECTACULAR_SETTINGS = {
     "TITLE": "Quantum Classroom API",
     "DESCRIPTION": "Classes, class sessions, matches, replays and circuit runs.",
@@ -188,9 +225,40 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Join throttling: wrong codes per address per minute, attempts per code per minute.
-JOIN_WRONG_CODES_PER_MINUTE = int(os.environ.get("JOIN_WRONG_CODES_PER_MINUTE", "10"))
-JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = int(os.environ.get("JOIN_ATTEMPTS_PER_CODE_PER_MINUTE", "120"))
+# Join throttling (classrooms.throttle), per minute. "Browser" = address + the browser's cookie,
+# so a school behind one NAT address still joins a class of thirty in a minute.
+JOIN_WRONG_CODES_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_MINUTE", 10)  # per browser
+JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE", 60)
+JOIN_ATTEMPTS_PER_CODE_PER_MINUTE = env_int("JOIN_ATTEMPTS_PER_CODE_PER_MINUTE", 120)  # wrong ones only
+JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE", 3)
+JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", 45)
+PARTICIPANT_CAP_DEFAULT = env_int("PARTICIPANT_CAP_DEFAULT", 60)  # per class session; the teacher may change it
+PARTICIPANT_CAP_MAX = env_int("PARTICIPANT_CAP_MAX", 300)
+# Teacher login and sign-up attempts, per minute.
+LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE", 20)
+LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE", 5)
+
+# Teacher sign-up: closed (accounts made by an administrator), open, or invite (needs
+# TEACHER_INVITE_CODE). Closed in production unless set; open in development.
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "open" if DEBUG else "closed").strip().lower()
+if TEACHER_SIGNUP not in {"closed", "open", "invite"}:
+    raise ValueError("TEACHER_SIGNUP must be closed, open or invite")
+TEACHER_INVITE_CODE = os.environ.get("TEACHER_INVITE_CODE", "")
+
+# Mail: password reset is offered only with a mail server configured (EMAIL_HOST).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
+# Addresses (or networks) of the TLS proxy in front: only from these is X-Forwarded-For believed
+# (config.clientip). Empty: the connection's own address is the client's.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 
 # A bare echo socket at /ws/echo/, the floor for bench/live_latency.py; off unless asked for.
 ECHO_SOCKET = env_flag("ECHO_SOCKET", False)

@@ -1,13 +1,20 @@
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from classrooms import accounts
 from classrooms import views as classroom_views
 
 urlpatterns = [
     path("", classroom_views.home, name="home"),
-    path("accounts/signup/", classroom_views.signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
     path("", include("classrooms.urls")),
     path("", include("games.urls")),
     path("", include("simulator.urls")),
@@ -17,6 +24,16 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("admin/", admin.site.urls),
 ]
+if settings.PASSWORD_RESET_ENABLED:  # only where mail can be sent; otherwise not offered at all
+    urlpatterns += [
+        path("accounts/password_reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+        path("accounts/password_reset/done/", auth_views.PasswordResetDoneView.as_view(),
+             name="password_reset_done"),
+        path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+             name="password_reset_confirm"),
+        path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+             name="password_reset_complete"),
+    ]
 
 handler400 = "config.errors.bad_request"
 handler403 = "config.errors.permission_denied"

@@ -20,12 +20,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from games import services, state_cache
+from games import limits, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.models import Match
 from games.selectors import event_history, match_payload, seat_payload
 from games.snapshot import Snapshot
+from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 8192
 
@@ -40,7 +41,7 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
 
@@ -57,16 +58,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.group = match_group(match_id)
+        if not await self.open_within_limits():  # (accepts the socket)
+            self.access = None
+            return
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         self.last_seq = payload["seq"]
         await self.send_json(payload)
 
     async def disconnect(self, code: int) -> None:
+        await self.release_socket()
         if self.access is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.socket_active()
         message, problem = parse_message(text_data, bytes_data)
         if problem:
             await self.send_error("bad_message", problem)
@@ -193,8 +198,10 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
     if len(text_data) > MAX_MESSAGE_BYTES:
         return {}, "That message is too long."
     try:
-        message = json.loads(text_data)
-    except (ValueError, RecursionError):
+        message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES, what="That message")
+    except limits.JSONTooBig as exc:
+        return {}, str(exc)
+    except ValueError:
         return {}, "That message is not valid JSON."
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."

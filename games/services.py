@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import state_cache
+from games import limits, state_cache
 from games.access import analysis_visible
 from games.bots import get_bot
 from games.engines import IllegalAction, State, chance, get_game
@@ -52,6 +52,9 @@ def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "b
     """Create a match (status waiting) after the engine accepted its set-up."""
     game = get_game(game_slug)
     options = options or {}
+    problem = limits.options_problem(options)
+    if problem:
+        raise ActionRejected("too_large", problem)
     seed = secrets.randbelow(2**62) if seed is None else seed
     try:
         state = game.setup(players=len(holders), variant=variant, seed=seed, options=options)

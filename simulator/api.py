@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -109,6 +110,8 @@ class PolicySerializer(serializers.ModelSerializer):
     class Meta:
         model = QuantumPolicy
         fields = ["students_may_run", "student_max_shots"]
+        # the same bounds as the class page's form
+        extra_kwargs = {"student_max_shots": {"min_value": 1, "max_value": services.STUDENT_MAX_SHOTS_LIMIT}}
 
 
 def _stats_access(request, match_id: int) -> StatsAccess:
@@ -143,7 +146,9 @@ class RunList(APIView):
             return _bad("Give the match id: ?match=<id>.")
         access = _stats_access(request, int(raw))
         runs = selectors.runs_of(access.match, _action_param(request))
-        return Response([selectors.run_payload(r) for r in runs])
+        paginator = LimitOffsetPagination()  # a page at a time, like every API list
+        page = paginator.paginate_queryset(runs, request, view=self)
+        return paginator.get_paginated_response([selectors.run_payload(r) for r in page])
 
     @extend_schema(request=RunRequestSerializer, responses={200: RunSerializer, 201: RunSerializer},
                    summary="Ask for N shots of a position on a back end (idempotent: the same request returns the same run)")

@@ -2,7 +2,9 @@
 the Agg backend), with fonts big enough for a projector."""
 from __future__ import annotations
 
+import html
 import io
+import re
 import threading
 from typing import Any
 
@@ -22,7 +24,28 @@ def _svg(fig) -> str:
     fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
-    return text[text.find("<svg"):]
+    return without_inline_styles(text[text.find("<svg"):])
+
+
+_STYLE_ATTR = re.compile(r'\sstyle="([^"]*)"')
+_STYLE_ELEMENT = re.compile(r"<style[^>]*>.*?</style>", re.S)
+
+
+def _presentation(match: re.Match) -> str:
+    attrs = []
+    for declaration in match.group(1).split(";"):
+        name, _, value = declaration.partition(":")
+        name, value = name.strip(), value.strip()
+        if re.fullmatch(r"[a-z-]+", name) and value:
+            attrs.append(f' {name}="{html.escape(value, quote=True)}"')
+    return "".join(attrs)
+
+
+def without_inline_styles(svg: str) -> str:
+    """Matplotlib's SVG with its ``style="fill: …"`` attributes as SVG presentation attributes
+    (``fill="…"``) and its ``<style>`` element dropped (the same rule is in app.css), so the
+    page's Content-Security-Policy (``style-src 'self'``) draws it as matplotlib meant."""
+    return _STYLE_ATTR.sub(_presentation, _STYLE_ELEMENT.sub("", svg))
 
 
 def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str | None = None) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
 from games.engines import get_game
 from games.models import Match
@@ -243,11 +244,12 @@ def session_csv(stats: dict[str, Any]) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in stats["tables"]:
         for p in row["players"]:
-            writer.writerow([row["table"], row["match"], p["name"], p["bot"] or "", p["side"],
-                             "" if p["started"] is None else int(p["started"]), p["score"],
-                             "" if p["expected"] is None else f"{p['expected']:.4f}",
-                             "" if p["p_win"] is None else f"{p['p_win']:.4f}",
-                             int(p["won"]), int(p["tie"])])
+            writer.writerow(safe_row([
+                row["table"], row["match"], p["name"], p["bot"] or "", p["side"],
+                "" if p["started"] is None else int(p["started"]), p["score"],
+                "" if p["expected"] is None else f"{p['expected']:.4f}",
+                "" if p["p_win"] is None else f"{p['p_win']:.4f}",
+                int(p["won"]), int(p["tie"])]))
     return out.getvalue()
 
 

@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match
-from simulator import backends, devices, ibm
+from simulator import backends, devices, ibm, quotas
 from simulator.access import StatsAccess, classroom_of
 from simulator.backends import BackendError, Execution, RunCancelled
 from simulator.credentials import CredentialError, decrypt
@@ -30,6 +30,7 @@ from simulator.scoring import NotScorable, score_table
 log = logging.getLogger(__name__)
 
 MAX_SHOTS = 200_000
+STUDENT_MAX_SHOTS_LIMIT = 100_000  # the most a teacher may let students ask for (form and API)
 DEFAULT_SHOTS = 4096
 
 
@@ -103,6 +104,12 @@ def request_run(req: RunRequest, access: StatsAccess, *, user=None) -> tuple[Run
     except NotScorable as exc:
         raise RunRequestError(str(exc)) from exc
     key = request_key(access.match.pk, action, req.backend, device, shots, seed)
+    existing = Run.objects.filter(request_key=key).values_list("status", flat=True).first()
+    if existing is None or existing in (Run.Status.FAILED, Run.Status.CANCELLED):
+        try:  # a new (or re-queued) run counts against the quotas; asking again for one does not
+            quotas.check(classroom_of(access.match), user, access.participant_id)
+        except quotas.QuotaExceeded as exc:
+            raise RunRequestError(str(exc)) from exc
     with transaction.atomic():
         run, created = Run.objects.get_or_create(request_key=key, defaults={
             "match": access.match, "action_number": action, "backend": req.backend,

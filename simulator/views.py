@@ -10,7 +10,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, ClassSession
-from simulator import credentials, devices, plots, selectors
+from simulator import credentials, devices, plots, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
 from simulator.models import Backend, QuantumPolicy
 from simulator.positions import qasm3_of
@@ -147,7 +147,7 @@ def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
             policy = QuantumPolicy.objects.filter(classroom=classroom).first() or QuantumPolicy(classroom=classroom)
             policy.students_may_run = request.POST.get("students_may_run") == "on"
             raw = request.POST.get("student_max_shots", "")
-            if raw.isdigit() and 1 <= int(raw) <= 100_000:
+            if raw.isdigit() and 1 <= int(raw) <= services.STUDENT_MAX_SHOTS_LIMIT:
                 policy.student_max_shots = int(raw)
             policy.save()
             messages.success(request, "Saved.")

@@ -13,6 +13,15 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 from tests.support.server import LiveServer
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Each test starts with empty throttle counts (the cache is per process and survives tests)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture(scope="session")
 def live_server_process(django_db_setup, django_db_blocker):
     """A real ASGI server process (daphne) serving the test database."""

@@ -247,7 +247,7 @@ def test_api_runs_bad_input_is_400_with_a_message(match, teacher_client, django_
     cancel = teacher_client.post(f"{run['url']}cancel/")
     assert cancel.status_code == 400 and "already ended" in cancel.json()["message"]
     listed = teacher_client.get(f"/api/runs/?match={match.pk}").json()
-    assert [r["id"] for r in listed] == [run["id"]]
+    assert listed["count"] == 1 and [r["id"] for r in listed["results"]] == [run["id"]]
 
 
 def test_permissions(match, teacher, django_capture_on_commit_callbacks):

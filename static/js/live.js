@@ -1,4 +1,9 @@
 // A WebSocket that reconnects by itself (reload, network drop, laptop lid, server restart).
+// The server closes a socket idle for a while (code 4408; a visible page pings every minute so
+// only hidden tabs go idle) and refuses one too many for this browser (4429): a hidden page
+// reconnects when it is shown again, a visible one at once (4429: after a pause).
+const PING_MS = 60000;
+const CLOSE_IDLE = 4408, CLOSE_TOO_MANY = 4429;
 export function connect(path, { onMessage, onStatus = () => {} }) {
   let ws = null;
   let closed = false;
@@ -12,13 +17,17 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
       if (closed) return;
       if (e.code === 4403 || e.code === 4404) { onStatus("refused"); return; }
       onStatus("reconnecting");
-      setTimeout(open, delay);
+      if (e.code === CLOSE_IDLE && document.hidden) return;  // reopened by visibilitychange
+      setTimeout(open, e.code === CLOSE_TOO_MANY ? 15000 : delay);
       delay = Math.min(delay * 2, 4000);
     };
   }
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && ws && ws.readyState === WebSocket.CLOSED && !closed) open();
   });
+  setInterval(() => {
+    if (!document.hidden && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+  }, PING_MS);
   open();
   return {
     send(obj) {

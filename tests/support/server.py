@@ -50,6 +50,7 @@ class LiveServer:
         env["DATABASE_URL"] = test_database_url()
         env["DJANGO_SETTINGS_MODULE"] = "config.settings"
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        env.setdefault("DEBUG", "1")  # development values: plain HTTP, the built-in key
         env.setdefault("JOIN_WRONG_CODES_PER_MINUTE", "10")
         env.update(self.extra_env)
         return env

@@ -1,15 +1,43 @@
-"""``manage.py serve``: migrate, make sure the demo teacher exists, print the URL and login,
-then run the ASGI server (HTTP + WebSockets)."""
+"""``manage.py serve``: migrate, in development make sure the demo teacher exists (with a
+random password generated for this database), print the URL and login, then run the ASGI
+server (HTTP + WebSockets). With DEBUG off there is no demo teacher and the built-in
+SECRET_KEY is refused."""
 from __future__ import annotations
 
 import os
+import secrets
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from config.checks import refuse_insecure_start
+
 DEMO_USER = "teacher"
-DEMO_PASSWORD = "quantum-demo"
+DEMO_PASSWORD_FILE = Path(settings.BASE_DIR) / ".demo-teacher-password"
+
+
+def demo_teacher_password() -> str:
+    """The demo teacher's password for this database: the one saved beside the project if it
+    still opens this database's demo account, else a new random one (saved for next time)."""
+    user = User.objects.filter(username=DEMO_USER).first()
+    try:
+        saved = DEMO_PASSWORD_FILE.read_text().strip()
+    except OSError:
+        saved = ""
+    if user is not None and saved and user.check_password(saved):
+        return saved
+    password = secrets.token_urlsafe(12)
+    if user is None:
+        User.objects.create_user(DEMO_USER, password=password)
+    else:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    DEMO_PASSWORD_FILE.write_text(password + "\n")
+    DEMO_PASSWORD_FILE.chmod(0o600)
+    return password
 
 
 class Command(BaseCommand):
@@ -24,6 +52,7 @@ class Command(BaseCommand):
                                  "link at this machine's LAN address (make run does this)")
 
     def handle(self, *args, host: str, port: int, no_demo: bool, lan: bool = False, **options):
+        refuse_insecure_start()
         call_command("migrate", interactive=False, verbosity=0)
         shown = host
         if lan:
@@ -38,11 +67,11 @@ class Command(BaseCommand):
                 self.stdout.write(self.style.WARNING(
                     "No local network address found: phones cannot reach this machine. Set PUBLIC_URL if "
                     "students reach it another way."))
-        if not no_demo and not User.objects.filter(username=DEMO_USER).exists():
-            User.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
+        demo = settings.DEBUG and not no_demo  # never a demo account in production
+        password = demo_teacher_password() if demo else ""
         self.stdout.write(self.style.SUCCESS(f"Quantum Classroom: http://{shown}:{port}/"))
-        if not no_demo:
-            self.stdout.write(f"Demo teacher login: {DEMO_USER} / {DEMO_PASSWORD}")
+        if demo:
+            self.stdout.write(f"Demo teacher login: {DEMO_USER} / {password}")
         self.stdout.write(f"Students join at http://{shown}:{port}/join/")
         from daphne.cli import CommandLineInterface
 

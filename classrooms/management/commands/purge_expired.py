@@ -1,0 +1,15 @@
+"""``manage.py purge_expired``: the retention policy now (what Celery beat runs daily)."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from classrooms.retention import purge_expired
+
+
+class Command(BaseCommand):
+    help = "Delete ended class sessions older than RETENTION_DAYS and expired browser sessions."
+
+    def handle(self, *args, **options):
+        done = purge_expired()
+        self.stdout.write(f"Deleted {done['class_sessions']} ended class session(s) and "
+                          f"{done['browser_sessions']} expired browser session(s).")

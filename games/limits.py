@@ -1,0 +1,89 @@
+"""Caps on untrusted JSON: size and nesting are checked *before* parsing, so a deeply nested
+or huge body, form field or socket message is a clear refusal (never a RecursionError or a
+worker busy for seconds), and game options are capped whatever the entry point."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+MAX_JSON_BYTES = 64 * 1024  # a request body or form field holding JSON
+MAX_JSON_DEPTH = 16  # nesting of arrays/objects
+MAX_OPTIONS_BYTES = 16 * 1024  # a game's options (a starting position is a few hundred bytes)
+MAX_OPTIONS_LIST = 200  # entries of any list in the options (a QTris deck has at most 68 cards)
+
+
+class JSONTooBig(ValueError):
+    """Refused before parsing; the message says why in words."""
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in JSON text, strings skipped; no parsing, no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def check_json_text(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES,
+                    max_depth: int = MAX_JSON_DEPTH, what: str = "The JSON") -> None:
+    size = len(text)
+    if size > max_bytes:
+        raise JSONTooBig(_("%(what)s is too large (%(size)d bytes; at most %(max)d).")
+                         % {"what": what, "size": size, "max": max_bytes})
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if nesting_depth(text) > max_depth:
+        raise JSONTooBig(_("%(what)s is nested too deeply (at most %(max)d levels).") % {"what": what, "max": max_depth})
+
+
+def loads(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH,
+          what: str = "The JSON") -> Any:
+    """``json.loads`` behind the caps. Raises ``ValueError`` (``JSONTooBig`` for the caps) with a
+    message fit to show."""
+    check_json_text(text, max_bytes=max_bytes, max_depth=max_depth, what=what)
+    try:
+        return json.loads(text)
+    except RecursionError as exc:  # belt and braces: the depth cap should already stop this
+        raise JSONTooBig(_("%(what)s is nested too deeply.") % {"what": what}) from exc
+
+
+def options_problem(options: Any) -> str | None:
+    """Why these game options are too big to even hand to an engine, or None."""
+    if options is None:
+        return None
+    try:
+        text = json.dumps(options)
+    except (TypeError, ValueError, RecursionError):
+        return _("The options must be plain JSON (objects, lists, strings, numbers).")
+    stack = [("options", options)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in value.items())
+        elif isinstance(value, list):
+            if len(value) > MAX_OPTIONS_LIST:
+                return _("%(path)s has %(n)d entries; at most %(max)d are allowed.") % {
+                    "path": path, "n": len(value), "max": MAX_OPTIONS_LIST}
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+    if len(text) > MAX_OPTIONS_BYTES:
+        return _("The options are too large (%(size)d bytes; at most %(max)d).") % {
+            "size": len(text), "max": MAX_OPTIONS_BYTES}
+    if nesting_depth(text) > MAX_JSON_DEPTH:
+        return _("The options are nested too deeply (at most %(max)d levels).") % {"max": MAX_JSON_DEPTH}
+    return None

@@ -1,0 +1,12 @@
+// The class page: the open-session form's variant, table-size and bot choices follow the game.
+const games = JSON.parse(document.getElementById("games-data").textContent);
+const gameSel = document.getElementById("id_game");
+function fill(sel, values, chosen) { sel.innerHTML = ""; for (const v of values) { const o = document.createElement("option"); o.value = v; o.textContent = v; if (String(v) === String(chosen)) o.selected = true; sel.appendChild(o); } }
+function refresh() {
+  const g = games.find(x => x.slug === gameSel.value); if (!g) return;
+  fill(document.getElementById("id_variant"), g.variants, g.variants[0]);
+  const sizes = []; for (let n = g.min; n <= g.max; n++) sizes.push(n);
+  fill(document.getElementById("id_table_size"), sizes, g.min);
+  fill(document.getElementById("id_bot_level"), g.bots.length ? g.bots : ["none"], g.bots.includes("strong") ? "strong" : g.bots[0]);
+}
+gameSel.addEventListener("change", refresh); refresh();

@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from games.services import current_state
-from tests.engines.test_quantum_poker_properties import knows, recall_oracle
 from tests.support.browser import student_joins
 from tests.support.clients import Teacher
+from tests.support.engines import knows, recall_oracle
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -14,8 +14,10 @@ from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
 from games.services import states_of
-from tests.engines.test_quantum_poker_properties import keys_of, knows, recall_oracle, twin
+from tests.engines.test_quantum_poker_properties import keys_of
 from tests.support.clients import run_async
+from tests.support.engines import knows, recall_oracle
+from tests.support.engines import poker_twin as twin
 from tests.support.tables import open_table
 
 GAME = get_game("quantum-poker")

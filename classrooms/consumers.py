@@ -15,7 +15,7 @@ from games import limits
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
-COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "lock", "unlock", "end", "show_odds", "sync"}
+COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync"}
 
 
 class SessionConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
@@ -135,11 +135,13 @@ def _command(session_id: int, message: dict) -> tuple[str, str] | None:
             elif kind == "start_all":
                 if not services.start_all(session):
                     return "nothing_to_start", "No table is waiting to start."
-            elif kind == "remove":
+            elif kind in {"remove", "readmit"}:
                 pid = message.get("participant")
                 if type(pid) is not int:
-                    return "bad_message", "remove needs \"participant\": an id."
-                services.remove_participant(session, pid)
+                    return "bad_message", f"{kind} needs \"participant\": an id."
+                (services.remove_participant if kind == "remove" else services.readmit)(session, pid)
+            elif kind == "participant_cap":
+                services.set_participant_cap(session, message.get("cap"))
             elif kind in {"lock", "unlock", "end"}:
                 status = {"lock": ClassSession.Status.LOCKED, "unlock": ClassSession.Status.OPEN,
                           "end": ClassSession.Status.ENDED}[kind]

@@ -76,6 +76,7 @@ def session_summary(session: ClassSession) -> dict:
         "join_code": session.join_code if session.is_live else None,
         "status": session.status,
         "show_odds": session.show_odds,
+        "max_participants": session.max_participants,
         "bot_level": session.bot_level,
         "table_size": session.options.get("table_size", game.min_players),
     }

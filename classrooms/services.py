@@ -113,7 +113,7 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
     if existing is not None:
         return existing
     if removed_from(session, browser_session):
-        raise SessionError("removed", gettext("Your teacher removed you from this class session: ask them to let you back in."))
+        raise SessionError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."))
     if session.status == ClassSession.Status.LOCKED:
         raise SessionError("locked", "This class session is locked: ask your teacher.")
     if session.status == ClassSession.Status.ENDED:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -77,6 +78,7 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "session": session, "join_url": link.url, "join_warning": link.warning,
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
+        "participant_cap_max": settings.PARTICIPANT_CAP_MAX,
     })
 
 

@@ -11,6 +11,7 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from tests.support.server import LiveServer
+from tests.support.worker import CeleryWorker
 
 
 @pytest.fixture(autouse=True)
@@ -54,3 +55,20 @@ def chromium():
         browser = launch(playwright)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def stack(transactional_db):
+    """A server and, with Redis, a worker on a queue of their own."""
+    worker = None
+    env = {}
+    if os.environ.get("REDIS_URL"):
+        worker = CeleryWorker(extra_env={"SIMULATOR_CHUNK_PAUSE": "0.2"})
+        worker.start()
+        env["SIMULATOR_QUEUE"] = worker.queue
+    server = LiveServer(extra_env=env)
+    server.start()
+    yield server, worker
+    server.stop()
+    if worker:
+        worker.cleanup()

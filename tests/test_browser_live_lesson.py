@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from classrooms.models import Participant
+from classrooms.models import ClassSession, Participant
 from games.models import Action, Match, Seat
 from tests.support.browser import student_joins
 from tests.support.clients import Teacher
@@ -182,9 +182,29 @@ def test_removing_a_student_tells_them_at_once_and_a_bot_plays_on_under_their_na
     removed = set(Participant.objects.filter(removed=True).values_list("pk", flat=True))
     assert len(removed) == 2
     assert not Seat.objects.filter(participant_id__in=removed).exists()
-    assert dashboard.locator(".error:not(.hidden)").count() == 0
+    expect(dashboard.locator("#dash-error")).to_be_hidden()
     dashboard.click("button[data-cmd=auto_pair]")  # only removed students left unseated: nobody waits
     expect(dashboard.locator("#dash-error")).to_have_text("Every student already has a table.")
+
+    # the teacher lets Cy back in from the dashboard: the same browser joins again as Cy
+    roster(dashboard, "Cy").locator("button", has_text="let back in").click()
+    expect(roster(dashboard, "Cy")).to_have_attribute("data-state", "joined")
+    cy.goto(server.url + "/join/")
+    cy.fill("input[name=code]", session["join_code"])
+    cy.fill("input[name=name]", "Cy")
+    cy.click("button[type=submit]")
+    expect(cy.locator("#lobby-status")).to_contain_text("Waiting for your teacher to seat you")
+    assert Participant.objects.filter(display_name="Cy").count() == 1
+
+    # and the cap on students who may join is set from the dashboard too
+    dashboard.fill("#participant-cap", "4")
+    dashboard.locator("#participant-cap").press("Enter")
+    dashboard.locator("#participant-cap").blur()
+    for _ in range(50):
+        if ClassSession.objects.get(pk=session["id"]).max_participants == 4:
+            break
+        dashboard.wait_for_timeout(100)
+    assert ClassSession.objects.get(pk=session["id"]).max_participants == 4
 
 
 def play_next_turn(*pages, timeout_ms: int = 10_000) -> bool:

@@ -60,6 +60,7 @@ def test_the_dashboard_shows_the_lan_link_its_qr_and_no_warning(settings):
 
 
 def test_serve_lan_listens_on_the_network_and_admits_its_address(settings, monkeypatch, capsys):
+    settings.DEBUG = True  # make run's development values (pytest-django turns DEBUG off)
     settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
     settings.LAN_ADDRESS = ""
     monkeypatch.setattr(jl, "lan_address", lambda: "192.168.1.20")

@@ -28,6 +28,13 @@ def test_a_swapped_away_card_is_remembered_by_its_old_holder(chromium, server, t
     assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
     for page in (ada, bo):
         expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
+    # three seats round a 10-card community row: no card lies under a seat box
+    for page in (ada, bo):
+        covered = page.evaluate("""() => [...document.querySelectorAll('.qp-pauli')].filter((c) => {
+            const r = c.getBoundingClientRect();
+            const e = document.elementFromPoint(r.x + 4, r.y + r.height / 2);
+            return !(e && c.contains(e)); }).length""")
+        assert covered == 0, f"{covered} community cards lie under another element"
     seats = {p: int(p.locator(".qp-seat.me").get_attribute("data-seat")) for p in (ada, bo)}
     other = {ada: seats[bo], bo: seats[ada]}
     REMEMBERED.clear()

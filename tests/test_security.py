@@ -544,7 +544,9 @@ def test_runs_have_quotas_per_requester_and_per_class(qtris_match, teacher_user,
 
 
 def test_check_deploy_warns_when_runs_would_execute_in_the_web_process():
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
-                            env=production_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="x.example.org"),
+    env = production_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="x.example.org")
+    for broker in ("REDIS_URL", "CELERY_BROKER_URL"):  # no broker: runs would execute in-process
+        env.pop(broker, None)
+    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert "qc.W001" in result.stdout + result.stderr

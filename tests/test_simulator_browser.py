@@ -3,36 +3,16 @@ and watches the run go through: with Redis (CI), queued to a real Celery worker 
 embedded default, run in-process."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from simulator.models import Run
-from tests.support.server import LiveServer
 from tests.support.tables import TEACHER
-from tests.support.worker import CeleryWorker
 from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-
-@pytest.fixture
-def stack(transactional_db):
-    """A server and, with Redis, a worker on a queue of their own."""
-    worker = None
-    env = {}
-    if os.environ.get("REDIS_URL"):
-        worker = CeleryWorker(extra_env={"SIMULATOR_CHUNK_PAUSE": "0.2"})
-        worker.start()
-        env["SIMULATOR_QUEUE"] = worker.queue
-    server = LiveServer(extra_env=env)
-    server.start()
-    yield server, worker
-    server.stop()
-    if worker:
-        worker.cleanup()
 
 
 def test_teacher_runs_shots_from_the_statistics_page_and_sees_them_finish(chromium, stack, teacher):

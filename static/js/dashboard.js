@@ -7,6 +7,9 @@ const TEXT = {
   moves: (n) => `${n} moves`,
   toAct: (names) => `to act: ${names}`,
   ended: "Session ended",
+  remove: "remove",
+  readmit: "let back in",
+  confirmRemove: (name) => `Remove ${name}? A bot takes their seat.`,
 };
 
 export function dashboard(sessionId, initial) {
@@ -37,12 +40,14 @@ export function dashboard(sessionId, initial) {
     send({ type: cmd });
   }));
   $("show-odds").addEventListener("change", (e) => send({ type: "show_odds", show: e.target.checked }));
+  $("participant-cap").addEventListener("change", (e) => send({ type: "participant_cap", cap: Number(e.target.value) }));
 
   function render() {
     const s = state.session;
     $("session-status").textContent = s.status;
     $("lock-btn").textContent = s.status === "locked" ? "Unlock" : "Lock";
     $("show-odds").checked = s.show_odds;
+    if (document.activeElement !== $("participant-cap")) $("participant-cap").value = s.max_participants;
     $("student-count").textContent = `(${state.participants.filter((p) => p.state !== "removed").length})`;
     if (s.status === "ended") {
       document.querySelectorAll("[data-cmd]").forEach((b) => (b.disabled = true));
@@ -59,9 +64,11 @@ export function dashboard(sessionId, initial) {
       return el("li", { class: `student ${p.state}`, "data-participant": p.id, "data-state": p.state },
         box, el("span", { class: "name" }, p.name),
         el("span", { class: "muted state" }, TEXT.state[p.state] + (p.table ? ` · ${TEXT.table(p.table)}` : "")),
-        gone ? "" : el("button", { class: "link danger", title: `remove ${p.name}`, onclick: () => {
-          if (confirm(`Remove ${p.name}? A bot takes their seat.`)) send({ type: "remove", participant: p.id });
-        } }, "remove"));
+        gone
+          ? el("button", { class: "link", title: `${TEXT.readmit}: ${p.name}`, onclick: () => send({ type: "readmit", participant: p.id }) }, TEXT.readmit)
+          : el("button", { class: "link danger", title: `${TEXT.remove} ${p.name}`, onclick: () => {
+            if (confirm(TEXT.confirmRemove(p.name))) send({ type: "remove", participant: p.id });
+          } }, TEXT.remove));
     }));
     $("tables").replaceChildren(...state.tables.map((t) => {
       const scores = t.outcome ? t.outcome.scores : null;

@@ -52,6 +52,10 @@ class LiveServer:
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         env.setdefault("DEBUG", "1")  # development values: plain HTTP, the built-in key
         env.setdefault("JOIN_WRONG_CODES_PER_MINUTE", "10")
+        # every simulated student of the run comes from 127.0.0.1, one browser may play several
+        # sessions in a minute: the join caps are tested in-process (tests/test_security.py)
+        env.setdefault("JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE", "20")
+        env.setdefault("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", "2000")
         env.update(self.extra_env)
         return env
 

@@ -28,13 +28,18 @@ def test_a_swapped_away_card_is_remembered_by_its_old_holder(chromium, server, t
     assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
     for page in (ada, bo):
         expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
-    # three seats round a 10-card community row: no card lies under a seat box
+    # three seats round a 10-card community row: no card lies under a seat box (once the deal's
+    # animation has settled)
     for page in (ada, bo):
-        covered = page.evaluate("""() => [...document.querySelectorAll('.qp-pauli')].filter((c) => {
-            const r = c.getBoundingClientRect();
-            const e = document.elementFromPoint(r.x + 4, r.y + r.height / 2);
-            return !(e && c.contains(e)); }).length""")
-        assert covered == 0, f"{covered} community cards lie under another element"
+        for _ in range(30):
+            covered = page.evaluate("""() => [...document.querySelectorAll('.qp-pauli')].filter((c) => {
+                const r = c.getBoundingClientRect();
+                const e = document.elementFromPoint(r.x + 4, r.y + r.height / 2);
+                return !(e && c.contains(e)); }).map((c) => c.outerHTML.slice(0, 60))""")
+            if not covered:
+                break
+            page.wait_for_timeout(100)
+        assert not covered, f"community cards lie under another element: {covered}"
     seats = {p: int(p.locator(".qp-seat.me").get_attribute("data-seat")) for p in (ada, bo)}
     other = {ada: seats[bo], bo: seats[ada]}
     REMEMBERED.clear()

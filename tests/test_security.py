@@ -84,6 +84,10 @@ def test_the_app_refuses_to_start_on_the_built_in_key_with_debug_off():
     assert ok.returncode == 0, ok.stderr
     dev = run_python("import config.asgi", production_env(DEBUG="1"))
     assert dev.returncode == 0, dev.stderr
+    served = subprocess.run([sys.executable, "manage.py", "serve", "--no-demo", "--port", "1"], cwd=ROOT,
+                            env=production_env(), capture_output=True, text=True, timeout=120)
+    assert served.returncode != 0 and "SECRET_KEY is the built-in development key" in served.stderr
+    assert "Traceback" not in served.stderr  # one clear line for whoever starts it
 
 
 def test_check_deploy_reports_the_built_in_key():

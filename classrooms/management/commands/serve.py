@@ -10,8 +10,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from config.checks import refuse_insecure_start
 
@@ -52,7 +53,10 @@ class Command(BaseCommand):
                                  "link at this machine's LAN address (make run does this)")
 
     def handle(self, *args, host: str, port: int, no_demo: bool, lan: bool = False, **options):
-        refuse_insecure_start()
+        try:
+            refuse_insecure_start()
+        except ImproperlyConfigured as exc:  # a clear line, not a traceback
+            raise CommandError(str(exc)) from exc
         call_command("migrate", interactive=False, verbosity=0)
         shown = host
         if lan:

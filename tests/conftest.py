@@ -23,6 +23,29 @@ def fresh_throttles():
     yield
 
 
+# A teacher, their class and a quantum tic-tac-toe session, for service and client tests
+# (a module may define its own instead).
+@pytest.fixture
+def teacher_user(db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("mr-bohr", password="complementarity-1927")
+
+
+@pytest.fixture
+def classroom(teacher_user):
+    from classrooms.models import Classroom
+
+    return Classroom.objects.create(teacher=teacher_user, name="9A")
+
+
+@pytest.fixture
+def session(classroom):
+    from classrooms import services
+
+    return services.open_session(classroom, "quantum-tictactoe")
+
+
 @pytest.fixture(scope="session")
 def live_server_process(django_db_setup, django_db_blocker):
     """A real ASGI server process (daphne) serving the test database."""

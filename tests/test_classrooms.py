@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.urls import reverse
 
 from classrooms import codes, names, services
@@ -18,26 +17,6 @@ from games.models import Action, Match, Seat
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def teacher_user():
-    return User.objects.create_user("mr-bohr", password="complementarity-1927")
-
-
-@pytest.fixture
-def classroom(teacher_user):
-    return Classroom.objects.create(teacher=teacher_user, name="9A")
-
-
-@pytest.fixture
-def session(classroom):
-    return services.open_session(classroom, "quantum-tictactoe")
 
 
 def join(client, code, name):

@@ -9,18 +9,10 @@ from playwright.sync_api import expect
 from classrooms import services
 from classrooms.join_link import lan_address
 from classrooms.models import Classroom, Participant
+from tests.support.browser import log_in
 from tests.support.server import LiveServer
-from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-
-def login(page, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", TEACHER[0])
-    page.fill("input[name=password]", TEACHER[1])
-    page.click("button[type=submit]")
-    page.wait_for_url("**/teacher/**")
 
 
 @pytest.fixture
@@ -38,7 +30,7 @@ def test_phones_join_through_the_lan_link_with_their_names_kept(chromium, lan_se
     server, address = lan_server
     session = services.open_session(Classroom.objects.create(teacher=teacher, name="9A"), "quantum-tictactoe")
     dash = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    login(dash, server.url)  # the teacher's own computer: 127.0.0.1
+    log_in(dash, server.url)  # the teacher's own computer: 127.0.0.1
     dash.goto(server.url + f"/teacher/sessions/{session.pk}/")
     link = dash.locator("#join-url").inner_text().strip()
     assert link == f"http://{address}:{server.port}/join/?code={session.join_code}"
@@ -75,7 +67,7 @@ def test_phones_join_through_the_lan_link_with_their_names_kept(chromium, lan_se
 def test_a_loopback_only_server_warns_the_teacher(chromium, server, teacher):
     session = services.open_session(Classroom.objects.create(teacher=teacher, name="9A"), "quantum-tictactoe")
     dash = chromium.new_context().new_page()
-    login(dash, server.url)
+    log_in(dash, server.url)
     dash.goto(server.url + f"/teacher/sessions/{session.pk}/")
     expect(dash.locator("#join-warning")).to_contain_text("only works on this computer")
     expect(dash.locator("#join-url")).to_contain_text("127.0.0.1")

@@ -6,14 +6,13 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from classrooms import consumers as session_consumers
 from classrooms import selectors, services
 from classrooms.broadcast import session_group
-from classrooms.models import Classroom, Participant
+from classrooms.models import Participant
 from games import services as match_services
 from games.bots import bot_levels
 from games.broadcast import match_group
@@ -37,18 +36,6 @@ def in_memory_layer(settings):
     channel_layers.backends.clear()
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def session():
-    teacher = User.objects.create_user("mr-bohr", password="complementarity-1927")
-    classroom = Classroom.objects.create(teacher=teacher, name="9A")
-    return services.open_session(classroom, "quantum-tictactoe")
 
 
 def joined(session, *names) -> dict[str, Client]:

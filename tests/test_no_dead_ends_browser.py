@@ -12,7 +12,7 @@ from classrooms import services
 from classrooms.models import Classroom, Participant
 from games.services import SeatHolder, create_match, start_match
 from simulator.models import QuantumPolicy
-from tests.support.tables import TEACHER
+from tests.support.browser import log_in_teacher
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -92,12 +92,7 @@ def test_no_link_or_button_of_any_game_leads_to_a_dead_end(chromium, server, tea
         participant = Participant.objects.get(session=session)
         matches[(game, bool(options))] = finished_match_of(session, teacher, participant, game, variant, options)
 
-    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    teacher_page.goto(server.url + "/accounts/login/")
-    teacher_page.fill("input[name=username]", TEACHER[0])
-    teacher_page.fill("input[name=password]", TEACHER[1])
-    teacher_page.click("button[type=submit]")
-    teacher_page.wait_for_url("**/teacher/**")
+    teacher_page = log_in_teacher(chromium, server)
 
     seen, dead = crawl(teacher_page, server.url, ["/teacher/", "/"])
     assert not dead, "\n".join(dead)

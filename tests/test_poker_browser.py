@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from games.services import current_state
-from tests.support.browser import student_joins
+from tests.support.browser import log_in_teacher, student_joins
 from tests.support.clients import Teacher
 from tests.support.engines import knows, recall_oracle
 from tests.support.tables import TEACHER
@@ -142,11 +142,7 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     expect(ada.locator(f".qp-seat[data-seat='{bot_seat}'] .qp-bot")).to_be_visible()
 
     # the teacher watches with the analysis panel
-    watcher = chromium.new_context(viewport={"width": 1366, "height": 900}).new_page()
-    watcher.goto(server.url + "/accounts/login/")
-    watcher.fill("input[name=username]", TEACHER[0])
-    watcher.fill("input[name=password]", TEACHER[1])
-    watcher.click("button[type=submit]")
+    watcher = log_in_teacher(chromium, server, viewport=(1366, 900))
     watcher.goto(server.url + f"/matches/{match.pk}/")
     expect(watcher.locator(".qp-analysis")).to_be_visible(timeout=10_000)
     expect(watcher.locator(".qp-analysis tr[data-seat]")).to_have_count(3)

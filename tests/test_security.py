@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -26,26 +25,6 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def teacher_user():
-    return User.objects.create_user("mr-bohr", password="complementarity-1927")
-
-
-@pytest.fixture
-def classroom(teacher_user):
-    return Classroom.objects.create(teacher=teacher_user, name="9A")
-
-
-@pytest.fixture
-def session(classroom):
-    return services.open_session(classroom, "quantum-tictactoe")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from simulator.models import Run
-from tests.support.tables import TEACHER
+from tests.support.browser import log_in_teacher
 from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -19,11 +19,7 @@ def test_teacher_runs_shots_from_the_statistics_page_and_sees_them_finish(chromi
     server, worker = stack
     match = finished_qtris(teacher)
     class_table(teacher, match)
-    page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    page.goto(server.url + "/accounts/login/")
-    page.fill("input[name=username]", TEACHER[0])
-    page.fill("input[name=password]", TEACHER[1])
-    page.click("button[type=submit]")
+    page = log_in_teacher(chromium, server)
     page.goto(server.url + f"/matches/{match.pk}/stats/")
     expect(page.locator("#odds-table")).to_be_visible()
     page.select_option("select[name=backend]", "aer")

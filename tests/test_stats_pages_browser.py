@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from simulator.models import QuantumPolicy, Run
-from tests.support.tables import TEACHER
+from tests.support.browser import log_in_teacher
 from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -19,12 +19,7 @@ def test_a_finished_run_appears_without_a_reload_and_the_board_is_drawn(chromium
     session = class_table(teacher, match)
     QuantumPolicy.objects.create(classroom=session.classroom, students_may_run=True)
 
-    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    teacher_page.goto(server.url + "/accounts/login/")
-    teacher_page.fill("input[name=username]", TEACHER[0])
-    teacher_page.fill("input[name=password]", TEACHER[1])
-    teacher_page.click("button[type=submit]")
-    teacher_page.wait_for_url("**/teacher/**")
+    teacher_page = log_in_teacher(chromium, server)
 
     student_page = chromium.new_context(viewport={"width": 375, "height": 800}).new_page()
     student_page.goto(server.url + f"/join/?code={session.join_code}")
@@ -78,12 +73,7 @@ def test_class_statistics_take_in_a_table_that_finishes_while_the_page_is_open(c
     from classrooms.models import Classroom
 
     session = services.open_session(Classroom.objects.create(teacher=teacher, name="9A"), "qtris")
-    page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    page.goto(server.url + "/accounts/login/")
-    page.fill("input[name=username]", TEACHER[0])
-    page.fill("input[name=password]", TEACHER[1])
-    page.click("button[type=submit]")
-    page.wait_for_url("**/teacher/**")
+    page = log_in_teacher(chromium, server)
     page.goto(server.url + f"/teacher/sessions/{session.pk}/statistics/")
     expect(page.locator("#session-stats")).to_contain_text("No table has finished yet.")
     class_table(teacher, finished_qtris(teacher), session=session)  # a table finishes meanwhile

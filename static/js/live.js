@@ -8,10 +8,15 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
   let ws = null;
   let closed = false;
   let delay = 300;
+  const pending = [];  // sent while the socket was (re)connecting: delivered once it is open
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   function open() {
     ws = new WebSocket(url);
-    ws.onopen = () => { delay = 300; onStatus("live"); };
+    ws.onopen = () => {
+      delay = 300;
+      onStatus("live");
+      while (pending.length && ws.readyState === WebSocket.OPEN) ws.send(pending.shift());
+    };
     ws.onmessage = (e) => { try { onMessage(JSON.parse(e.data)); } catch (err) { console.error(err); } };
     ws.onclose = (e) => {
       if (closed) return;
@@ -31,7 +36,9 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
   open();
   return {
     send(obj) {
-      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(obj)); return true; }
+      const text = JSON.stringify(obj);
+      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(text); return true; }
+      if (!closed && pending.length < 20) pending.push(text);  // a click during a reconnect is not lost
       return false;
     },
     close() { closed = true; if (ws) ws.close(); },

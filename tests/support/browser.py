@@ -33,3 +33,21 @@ def student_joins(chromium, server, code: str, name: str, viewport=(1280, 900)):
     page.click("button[type=submit]")
     expect(page.locator("#lobby-status")).to_contain_text("Waiting")
     return page
+
+
+def log_in(page, base: str) -> None:
+    """The demo test teacher (``tests.support.tables.TEACHER``) logs in on ``page``."""
+    from tests.support.tables import TEACHER
+
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=username]", TEACHER[0])
+    page.fill("input[name=password]", TEACHER[1])
+    page.click("button[type=submit]")
+    page.wait_for_url("**/teacher/**")
+
+
+def log_in_teacher(chromium, server, viewport=(1400, 1000)):
+    """The teacher in a browser of their own, logged in."""
+    page = chromium.new_context(viewport={"width": viewport[0], "height": viewport[1]}).new_page()
+    log_in(page, server.url)
+    return page

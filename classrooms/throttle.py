@@ -1,4 +1,6 @@
-"""Throttling through the cache (Redis in production), each count in a one-minute window.
+"""Throttling through the cache (Redis in production): counts over a sliding minute (this
+minute's count plus the last minute's, weighted by how much of it is still inside the minute),
+so neither a burst across a minute's boundary nor a test that runs across one sees a fresh count.
 
 Joining a class: wrong codes per browser (address + browser cookie) and per address, wrong
 attempts per code (a correct code is never throttled), new participants per browser and per
@@ -7,6 +9,7 @@ login and sign-up: attempts per address and per username."""
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 
 from django.conf import settings
@@ -15,13 +18,21 @@ from django.core.cache import cache
 WINDOW_SECONDS = 60
 
 
-def _key(kind: str, who: str) -> str:
+def _key(kind: str, who: str, window: int | None = None) -> str:
     digest = hashlib.sha256(who.encode("utf-8", "replace")).hexdigest()[:32]  # any input, fixed length
-    return f"throttle:{kind}:{digest}:{int(time.time() // WINDOW_SECONDS)}"
+    if window is None:
+        window = int(time.time() // WINDOW_SECONDS)
+    return f"throttle:{kind}:{digest}:{window}"
 
 
-def _count(key: str) -> int:
-    return int(cache.get(key, 0))
+def _sliding_count(kind: str, who: str) -> int:
+    now = time.time()
+    window = int(now // WINDOW_SECONDS)
+    still_inside = 1 - (now % WINDOW_SECONDS) / WINDOW_SECONDS  # of the last window, in the last minute
+    counts = cache.get_many([_key(kind, who, window), _key(kind, who, window - 1)])
+    # rounded up: an attempt a moment before the boundary counts whole
+    return (int(counts.get(_key(kind, who, window), 0))
+            + math.ceil(int(counts.get(_key(kind, who, window - 1), 0)) * still_inside))
 
 
 def _bump(key: str) -> None:
@@ -33,7 +44,7 @@ def _bump(key: str) -> None:
 
 
 def over(kind: str, who: str, limit: int) -> bool:
-    return _count(_key(kind, who)) >= limit
+    return _sliding_count(kind, who) >= limit
 
 
 def record(kind: str, who: str) -> None:

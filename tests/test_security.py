@@ -533,3 +533,19 @@ def test_check_deploy_warns_when_runs_would_execute_in_the_web_process():
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120)
     assert "qc.W001" in result.stdout + result.stderr
+
+
+def test_throttles_count_over_a_sliding_minute_not_from_a_fresh_window(monkeypatch):
+    """Attempts just before a minute's boundary still count just after it (a fixed window would
+    forget them, letting a burst of twice the limit through and a test straddling it pass)."""
+    from classrooms import throttle
+
+    clock = [120.0 * 60 - 1]  # one second before a minute's boundary
+    monkeypatch.setattr(throttle.time, "time", lambda: clock[0])
+    for _ in range(3):
+        throttle.record("test", "10.9.9.9")
+    assert throttle.over("test", "10.9.9.9", 3)
+    clock[0] += 2  # the next minute has begun
+    assert throttle.over("test", "10.9.9.9", 3)
+    clock[0] += 59  # a whole minute after the attempts: they no longer count
+    assert not throttle.over("test", "10.9.9.9", 3)

@@ -3,6 +3,7 @@ they can reach, for every game, in real browsers; none leads to a 404, a 5xx, or
 another game (a "Circuit" for quantum tic-tac-toe). Missing pages are the app's own page."""
 from __future__ import annotations
 
+import re
 from urllib.parse import urldefrag, urlparse
 
 import pytest
@@ -56,6 +57,8 @@ def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str
             response = page.goto(url)
             page.wait_for_load_state("load")
             page.wait_for_timeout(150)  # links a page script draws (dashboard, lobby, result)
+            if re.search(r"/matches/\d+/$", url):  # every match here is finished: its result panel,
+                page.wait_for_selector("#result:not(.hidden)", timeout=10_000)  # drawn from the socket
             statuses[url] = response.status if response else 0
             body = page.content()
             assert "Traceback" not in body and "Using the URLconf" not in body, url

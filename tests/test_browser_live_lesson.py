@@ -115,7 +115,8 @@ def test_the_dashboard_follows_the_game_live_and_the_end_of_the_session_reaches_
     expect(ada.locator("#replay-players .player[data-seat='1']")).to_have_text(f"O — {o_name}")
 
 
-def test_a_game_page_says_so_the_moment_the_teacher_ends_the_session(chromium, server, teacher):
+def two_students_playing(chromium, server):
+    """The teacher's dashboard, and Ada and Bo seated together by auto-pair, their boards up."""
     session, dashboard = teacher_dashboard(chromium, server)
     ada = student_joins(chromium, server, session["join_code"], "Ada")
     bo = student_joins(chromium, server, session["join_code"], "Bo")
@@ -124,6 +125,11 @@ def test_a_game_page_says_so_the_moment_the_teacher_ends_the_session(chromium, s
     dashboard.click("button[data-cmd=start_all]")
     expect(ada.locator(".qttt-board")).to_be_visible(timeout=10_000)
     expect(bo.locator(".qttt-board")).to_be_visible(timeout=10_000)
+    return session, dashboard, ada, bo
+
+
+def test_a_game_page_says_so_the_moment_the_teacher_ends_the_session(chromium, server, teacher):
+    session, dashboard, ada, bo = two_students_playing(chromium, server)
     dashboard.click("button[data-cmd=end]")
     for page in (ada, bo):  # mid-game: the match stops and the page says why
         expect(page.locator("#session-notice")).to_contain_text("The class session has ended")
@@ -218,14 +224,7 @@ def play_next_turn(*pages, timeout_ms: int = 10_000) -> bool:
 
 
 def test_the_event_log_survives_a_reload_and_is_complete_for_a_late_watcher(chromium, server, teacher):
-    session, dashboard = teacher_dashboard(chromium, server)
-    ada = student_joins(chromium, server, session["join_code"], "Ada")
-    bo = student_joins(chromium, server, session["join_code"], "Bo")
-    dashboard.click("button[data-cmd=auto_pair]")
-    expect(card(dashboard)).to_be_visible()
-    dashboard.click("button[data-cmd=start_all]")
-    expect(ada.locator(".qttt-board")).to_be_visible(timeout=10_000)
-    expect(bo.locator(".qttt-board")).to_be_visible(timeout=10_000)
+    session, dashboard, ada, bo = two_students_playing(chromium, server)
     for moves in range(1, 5):
         assert play_next_turn(ada, bo)
         expect(card(dashboard).locator(".moves")).to_have_text(f"{moves} moves")

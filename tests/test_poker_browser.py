@@ -120,18 +120,24 @@ def play_turn(page, shot: str | None) -> bool:
     return True
 
 
-def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
+def two_students_and_a_bot(chromium, server, options: dict, bot_level: str):
+    """Ada and Bo (browsers of their own) and a bot at a started QuantumPoker table."""
     t = Teacher(server)
     t.login(*TEACHER)
-    session = t.open_session("quantum-poker", variant="classic", options={"table_size": 3, "hands": 1},
-                             bot_level="strong")
+    session = t.open_session("quantum-poker", variant="classic", options=options, bot_level=bot_level)
     ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(1366, 900))
     bo = student_joins(chromium, server, session["join_code"], "Bo", viewport=(1366, 900))
     assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
     assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
     for page in (ada, bo):
         expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
+    return ada, bo
+
+
+def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    ada, bo = two_students_and_a_bot(chromium, server, {"table_size": 3, "hands": 1}, "strong")
+    for page in (ada, bo):
         expect(page.locator(".qp-seat")).to_have_count(3)
     match = Match.objects.get()
     assert match.game == "quantum-poker"

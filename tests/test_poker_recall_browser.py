@@ -8,26 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.support.browser import student_joins
-from tests.support.clients import Teacher
-from tests.support.tables import TEACHER
-from tests.test_poker_browser import REMEMBERED, check_secrets, play_turn
+from tests.test_poker_browser import REMEMBERED, check_secrets, play_turn, two_students_and_a_bot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 
 def test_a_swapped_away_card_is_remembered_by_its_old_holder(chromium, server, teacher):
-    t = Teacher(server)
-    t.login(*TEACHER)
-    session = t.open_session("quantum-poker", variant="classic",
-                             options={"table_size": 3, "hands": 5, "community_cards": 10},
-                             bot_level="random")
-    ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(1366, 900))
-    bo = student_joins(chromium, server, session["join_code"], "Bo", viewport=(1366, 900))
-    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
-    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
-    for page in (ada, bo):
-        expect(page.locator(".qp-table")).to_be_visible(timeout=10_000)
+    ada, bo = two_students_and_a_bot(
+        chromium, server, {"table_size": 3, "hands": 5, "community_cards": 10}, "random")
     # three seats round a 10-card community row: no card lies under a seat box (once the deal's
     # animation has settled)
     for page in (ada, bo):

@@ -1,10 +1,10 @@
-"""The generic exact quantum core (simulator/exact.py) used by QTris."""
+"""The generic exact quantum core (quantum/) used by QTris."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from simulator import exact
+import quantum as exact
 
 
 def test_gates_are_unitary_and_u_is_a_reflection():

@@ -6,13 +6,13 @@ import math
 import numpy as np
 import pytest
 
+import quantum as exact
 from games.engines import IllegalAction
 from games.engines.qtris import GAME, score_of_outcome
 from games.engines.qtris import board as B
 from games.engines.qtris import cards as C
 from games.engines.qtris import tiles as T
 from games.engines.qtris.weights import Weight, from_probability, parse
-from simulator import exact
 
 S3 = math.sqrt(3)
 

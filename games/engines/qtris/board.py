@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator import exact
+import quantum as exact
 
 from . import tiles as T
 from .weights import ONE, Weight, from_probability, parse

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator import exact
+import quantum as exact
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from simulator import exact
+import quantum as exact
 
 from . import tiles as T
 from .weights import parse

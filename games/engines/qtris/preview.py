@@ -86,7 +86,7 @@ def matrix_strings(m: np.ndarray) -> list[list[str]]:
 
 
 def _physical(card: str, frame: bool) -> np.ndarray:
-    from simulator import exact
+    import quantum as exact
 
     if card == "CX":
         return exact.CX

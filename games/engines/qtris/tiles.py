@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-from simulator import exact
+import quantum as exact
 
 SINGLE_BASE = ("W", "B", "R", "L")
 SINGLE_S = ("UP", "DOWN")

@@ -9,6 +9,7 @@ const TEXT = {
   measuring: "Measuring…",
 };
 const LOG_LINES = 1000;
+const SIGNAL_LINES = 6;
 
 export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, sessionSocket }) {
   const $ = (id) => document.getElementById(id);
@@ -41,6 +42,21 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     },
   });
 
+  // quick signals (co-op games): predefined phrases to the partner, no free text
+  const signals = $("signals");
+  if (signals) {
+    signals.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => {
+      $("error").classList.add("hidden");
+      if (!sock.send({ type: "signal", phrase: b.dataset.phrase })) showError("Not connected: reconnecting, try again in a moment.");
+    }));
+  }
+  function showSignal(who, text, mine) {
+    const log = $("signal-log");
+    if (!log) return;
+    log.append(el("li", { class: "signal-line" + (mine ? " mine" : "") }, el("b", {}, who + ": "), text));
+    while (log.childElementCount > SIGNAL_LINES) log.firstChild.remove();
+  }
+
   function onStatus(status) {
     const text = { live: "live", reconnecting: "reconnecting…", refused: "no access" }[status] || status;
     $("conn").textContent = text;
@@ -57,6 +73,8 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       waiting.forEach((resolve) => resolve(msg));
       return;
     }
+    if (msg.type === "signal") { showSignal(current ? seatName(current, msg.seat) : `seat ${msg.seat}`, msg.text, false); return; }
+    if (msg.type === "signal_sent") { showSignal(signals ? signals.dataset.you : "You", msg.text, true); return; }
     if (msg.type === "error" && msg.code === "removed") { showRemoved(); return; }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;

@@ -184,8 +184,24 @@ def qtris_twin(state: State, seat: int | None) -> State:
     return other
 
 
+def _entanglion_options(rng: random.Random, variant: str) -> dict:
+    """Entanglion: sometimes a given start inside Entanglion, a house rule or a start rate."""
+    options: dict = {}
+    if rng.random() < 0.3:
+        planet = rng.choice(["PHI PLUS", "OMEGA TWO", "PSI MINUS"])
+        options["ships"] = {"mercurial": planet, "rubicon": planet}
+    if rng.random() < 0.3:
+        options["start_rate"] = rng.choice([1, 2, 3])
+    if rng.random() < 0.3:
+        options["interconnect_anywhere"] = True
+    return options
+
+
 SPECS: dict[str, GameSpec] = {
     "quantum-tictactoe": GameSpec(has_secrets=False),
+    # co-op: hands and kept event cards are open between the partners (sheet §4, §13.12); the
+    # decks' order is hidden from both seats alike (tests/engines/test_entanglion_view.py)
+    "entanglion": GameSpec(has_secrets=False, options=_entanglion_options),
     "quantum-poker": GameSpec(has_secrets=True, twin=poker_twin, options=_poker_options),
     "qtris": GameSpec(has_secrets=True, twin=qtris_twin,
                       options=lambda rng, variant: {"skip_mulligan": True}

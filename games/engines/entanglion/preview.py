@@ -1,0 +1,49 @@
+"""``preview(state, seat, action)``: where an engine card would take the ships, with no chance
+resolved and nothing of the decks revealed. Accepts ``{"play": CARD}`` (with or without
+``"tunnel"``) on your turn and ``{"mechanic": CARD}`` during your Mechanic. Returns::
+
+    {"action", "seat", "card", "before": {ships}, "after": {ships}, "moves": bool,
+     "enters": bool, "exits": bool, "orbital_check": bool, "component": str|None,
+     "gate": [...], "state_before": {ket...}, "state_after": {ket...}, "text"}
+"""
+from __future__ import annotations
+
+from ..base import IllegalAction
+from . import rules as R
+from .kets import describe
+from .planets import SHIPS, inside, move
+
+
+def preview(game, state: dict, seat: int, action: dict) -> dict:
+    from .flow import canonical, gate_of, needs_orbital
+
+    if state["finished"] or not isinstance(seat, int) or seat not in game.to_act(state):
+        raise IllegalAction("not_your_turn", "You may not play now, so there is nothing to "
+                                             "preview.")
+    legal = {canonical(a) for a in game.legal_actions(state, seat)}
+    if not isinstance(action, dict) or canonical(action) not in legal:
+        raise IllegalAction("no_preview", "Only a legal engine-card play can be previewed.")
+    card = action.get("play", action.get("mechanic"))
+    if not isinstance(card, str):
+        raise IllegalAction("no_preview", "Only engine-card plays can be previewed.")
+    before = dict(state["ships"])
+    after = move(before, SHIPS[seat], card)
+    check = "play" in action and needs_orbital(state, seat, before, after)
+    planet = after["mercurial"] if inside(after) else None
+    if after == before:
+        text = R._("No path for {ship} with {card} here: the ships would stay.")
+    elif inside(after):
+        text = R._("{card} would take both ships to {planet}.")
+    else:
+        text = R._("{card} would take Mercurial to {m} and Rubicon to {r}.")
+    return {
+        "action": dict(action), "seat": seat, "card": card, "before": before, "after": after,
+        "moves": after != before, "enters": inside(after) and not inside(before),
+        "exits": inside(before) and not inside(after), "orbital_check": check,
+        "tunnel": bool(action.get("tunnel")),
+        "component": state["planet_components"].get(planet) if planet else None,
+        "gate": gate_of(seat, card), "state_before": describe(before),
+        "state_after": describe(after),
+        "text": text.format(ship=R.who(seat), card=card, planet=planet,
+                            m=after["mercurial"], r=after["rubicon"]),
+    }

@@ -85,19 +85,20 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 def report(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    tables = selectors.tables_summary(session)
+    tables = selectors.ranked_tables(selectors.tables_summary(session))
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-results.csv"'
         writer = csv.writer(response)
-        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner"])
+        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner", "place", "summary"])
         for t in tables:
             scores = (t["outcome"] or {}).get("scores") or []
             winners = (t["outcome"] or {}).get("winners") or []
             for s in t["seats"]:
                 writer.writerow(safe_row([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
                                           scores[s["index"]] if s["index"] < len(scores) else "",
-                                          s["index"] in winners]))
+                                          s["index"] in winners, t.get("place", ""),
+                                          (t["summary"] or {}).get("text", "")]))
         return response
     return render(request, "classrooms/report.html", {"session": session, "tables": tables})
 

@@ -78,6 +78,7 @@ export function dashboard(sessionId, initial) {
         el("ul", {}, t.seats.map((seat) => el("li", { class: "seat" + ((t.to_act || []).includes(seat.index) ? " acting" : ""), "data-seat": seat.index },
           seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
+        t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");

@@ -1,0 +1,579 @@
+// Entanglion board: the galaxy after the official transition map (sheet §3.5 layout), the two
+// ships, the quantum components on their planets, the detection-rate track, the 6-slot engine
+// control, both hands (open between partners), the kept event cards and a side panel with the
+// ships' state as a ket and as amplitudes. Co-operative: both seats see the same board.
+//
+// Acting: the player's engine cards are buttons. Hovering or focusing one asks the server for a
+// preview (no chance resolved) and draws where it would take the ships (ghost ships, a dashed
+// arrow, a sentence in a live region); Enter / click plays it. Every other legal action
+// (exchange, retrieve, event cards, decisions the rules ask for) is a button of its own.
+// Renders replay frames too ({view, legal: []}) and the teacher's analysis.
+
+const CSS_ID = "entanglion-css";
+const NS = "http://www.w3.org/2000/svg";
+const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
+const R = 40;                      // planet radius
+
+// sheet §3.5: fractions of the transition map
+const LAYOUT = {
+  "OMEGA ZERO": [0.45, 0.15], "OMEGA ONE": [0.62, 0.15], "PSI PLUS": [0.35, 0.30], "PSI MINUS": [0.71, 0.30],
+  "PHI PLUS": [0.35, 0.49], "PHI MINUS": [0.71, 0.49], "OMEGA TWO": [0.45, 0.63], "OMEGA THREE": [0.62, 0.63],
+  "ONE": [0.14, 0.29], "ZERO": [0.19, 0.49], "PLUS": [0.35, 0.71], "MINUS": [0.71, 0.78],
+};
+const GALAXY = {
+  ZERO: "centarious", ONE: "centarious", PLUS: "superious", MINUS: "superious",
+};
+const SYMBOL = {
+  ZERO: "|0⟩", ONE: "|1⟩", PLUS: "|+⟩", MINUS: "|−⟩", "PHI PLUS": "|Φ+⟩", "PHI MINUS": "|Φ−⟩",
+  "PSI PLUS": "|Ψ+⟩", "PSI MINUS": "|Ψ−⟩", "OMEGA ZERO": "|ω0⟩", "OMEGA ONE": "|ω1⟩",
+  "OMEGA TWO": "|ω2⟩", "OMEGA THREE": "|ω3⟩",
+};
+// sheet §3.2: [A, B, label, who may use it ("both" | "mercurial" | "rubicon"), bulge of the curve]
+const PATHS = [
+  ["ZERO", "ONE", "X/CNOT", "both", 0],
+  ["ZERO", "PLUS", "H", "both", 90],
+  ["ONE", "MINUS", "H", "both", 330],
+  ["PHI PLUS", "PSI PLUS", "X", "both", 0],
+  ["PHI MINUS", "PSI MINUS", "X", "both", 0],
+  ["PHI PLUS", "OMEGA TWO", "H", "both", 0],
+  ["PSI MINUS", "OMEGA ONE", "H", "both", 0],
+  ["PSI PLUS", "OMEGA ZERO", "H", "rubicon", 0],
+  ["PSI PLUS", "OMEGA THREE", "H", "mercurial", 0],
+  ["PHI MINUS", "OMEGA ZERO", "H", "mercurial", 0],
+  ["PHI MINUS", "OMEGA THREE", "H", "rubicon", 0],
+  ["OMEGA ZERO", "OMEGA ONE", "X", "rubicon", 0],
+  ["OMEGA ONE", "OMEGA THREE", "X", "mercurial", -380],
+  ["OMEGA ZERO", "OMEGA TWO", "X/CNOT", "mercurial", 400],
+  ["OMEGA TWO", "OMEGA THREE", "X/CNOT", "rubicon", 0],
+  ["OMEGA ZERO", "OMEGA THREE", "SWAP", "both", 0],
+];
+// the grey CNOT grid (§3.2 row G): rows from Centarious, columns from Superious
+const GRID = [["ZERO", "PHI PLUS"], ["PHI PLUS", "PHI MINUS"], ["ONE", "PSI PLUS"], ["PSI PLUS", "PSI MINUS"],
+  ["PLUS", "PHI PLUS"], ["PHI PLUS", "PSI PLUS"], ["MINUS", "PHI MINUS"], ["PHI MINUS", "PSI MINUS"]];
+const TRACK = ["1", "2", "2", "3", "3", "4", "4", "5", "5", "6", "7", "X"];  // sheet §6
+const SHIPS = ["mercurial", "rubicon"];
+const SHIP_NAME = { mercurial: "Mercurial", rubicon: "Rubicon" };
+const COMPONENT_ABBR = {
+  "Physical Qubits": "PQ", "Qubit Interconnect": "QI", "Dilution Refrigerator": "DR", "Quantum Gates": "QG",
+  "Quantum Programming": "QP", "Quantum Error Correction": "QEC", "Control Infrastructure": "CI",
+  "Magnetic Shielding": "MS",
+};
+const CARD_HELP = {
+  H: "H: a Hadamard on your ship's qubit.",
+  X: "X: a bit flip on your ship's qubit.",
+  CNOT: "CNOT: your ship is the target, the other ship the control (a way in and out of Entanglion).",
+  SWAP: "SWAP: the two ships exchange their states.",
+};
+const BASIS = ["|00⟩", "|01⟩", "|10⟩", "|11⟩"];
+
+function ensureCss() {
+  if (document.getElementById(CSS_ID)) return;
+  const link = document.createElement("link");
+  link.id = CSS_ID;
+  link.rel = "stylesheet";
+  link.href = new URL("../css/entanglion.css", import.meta.url).href;
+  document.head.append(link);
+}
+
+function h(tag, attrs = {}, ...children) {
+  const n = document.createElement(tag);
+  return fill(n, attrs, children);
+}
+function s(tag, attrs = {}, ...children) {
+  const n = document.createElementNS(NS, tag);
+  return fill(n, attrs, children);
+}
+function fill(n, attrs, children) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") n.setAttribute("class", v);
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  return n;
+}
+
+const pos = (planet) => { const p = LAYOUT[planet]; return p ? { x: p[0] * W, y: p[1] * H } : null; };
+const galaxyOf = (planet) => GALAXY[planet] || "entanglion";
+const inEntanglion = (planet) => galaxyOf(planet) === "entanglion";
+
+// ---------------------------------------------------------------------------- reading the view
+// The engine's view (games/engines/entanglion): read through these few functions only.
+
+function ships(v) { return v.ships || {}; }
+function detectionIndex(v) { return v.detection ? v.detection.index : 0; }
+function detectionRate(v) { return v.detection ? v.detection.rate : TRACK[0]; }
+function controlSlots(v) {
+  const slots = v.engine_control || [];
+  return Array.from({ length: 6 }, (_, i) => slots[i] || null);
+}
+function hands(v) { return v.hands || [[], []]; }
+function eventHands(v) { return v.event_hands || [[], []]; }
+function componentsOnPlanets(v) { return (v.components && v.components.on_planets) || {}; }
+function componentsHeld(v) {
+  const held = (v.components && v.components.held) || {};
+  return SHIPS.map((ship) => held[ship] || []);
+}
+function shipState(v) { return v.state || null; }
+function seatOf(msg) { return msg.view.seat ?? msg.seat ?? null; }
+function shipOf(seat) { return seat === null || seat === undefined ? null : SHIPS[seat]; }
+function slotSeat(slot) { return slot ? slot.seat : null; }
+
+// an action's words, for its button and its screen-reader label (action shapes: engine docstring)
+function describe(a) {
+  const tunnel = a.tunnel ? " with Quantum Tunnel" : "";
+  if (a.play !== undefined) return `Play ${a.play}${tunnel}`;
+  if (a.mechanic !== undefined) return `Play ${a.mechanic} (The Mechanic)`;
+  if (a.exchange !== undefined) return `Exchange ${a.exchange}`;
+  if (a.retrieve) return `Retrieve the component${tunnel}`;
+  if (a.event !== undefined) return `Play ${a.event}` + (a.component ? `: move ${a.component}` : "");
+  if (a.trade) return `Trade your ${a.trade.give} for your partner's ${a.trade.take}`;
+  if (a.land) return `Land Mercurial on ${a.land.mercurial}, Rubicon on ${a.land.rubicon}`;
+  if (a.discard !== undefined) return `Discard ${a.discard}`;
+  if (a.keep !== undefined) return `Keep ${a.keep}`;
+  if (a.stop) return "Stop (end The Mechanic)";
+  return JSON.stringify(a);
+}
+const cardOf = (a) => (typeof a.play === "string" ? a.play : typeof a.mechanic === "string" ? a.mechanic : null);
+const isCardPlay = (a) => cardOf(a) !== null && !a.tunnel;
+const previewable = (a) => cardOf(a) !== null;
+
+// ---------------------------------------------------------------------------- the board
+
+export function createBoard(root, { act, preview }) {
+  ensureCss();
+  root.innerHTML = "";
+  const wrap = h("div", { class: "ent" });
+  const main = h("div", { class: "ent-main" });
+  const side = h("div", { class: "ent-side" });
+  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
+  const galaxyTitle = s("title", { id: "ent-galaxy-title", text: "The Entanglion galaxy" });
+  const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
+  galaxy.append(galaxyTitle, galaxyDesc);
+  const staticLayer = s("g", { class: "ent-static" });
+  const dynamicLayer = s("g", { class: "ent-dynamic" });
+  const previewLayer = s("g", { class: "ent-preview-layer", "aria-hidden": "true" });
+  galaxy.append(staticLayer, dynamicLayer, previewLayer);
+  const galaxyBox = h("div", { class: "ent-galaxy-box" }, galaxy);
+  const panels = h("div", { class: "ent-panels" });
+  const actions = h("div", { class: "ent-actions", role: "group", "aria-label": "Your actions" });
+  const previewLine = h("p", { class: "ent-preview", role: "status", "aria-live": "polite" });
+  const announce = h("p", { class: "ent-announce visually-hidden", role: "status", "aria-live": "polite" });
+  main.append(galaxyBox, previewLine, actions, panels);
+  wrap.append(main, side, announce);
+  root.append(wrap);
+  drawStatic();
+
+  let last = null;
+  let previewFor = null;  // the JSON of the action whose preview is drawn
+  const previewCache = new Map();
+
+  function drawStatic() {
+    const defs = s("defs", {},
+      s("marker", { id: "ent-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+        s("path", { d: "M0,0 L10,5 L0,10 z", class: "ent-arrowhead" })),
+      s("radialGradient", { id: "ent-g-entanglion" }, s("stop", { offset: "0%", "stop-color": "#fff6b0" }), s("stop", { offset: "100%", "stop-color": "#f2b705" })),
+      s("radialGradient", { id: "ent-g-centarious" }, s("stop", { offset: "0%", "stop-color": "#c9b3ff" }), s("stop", { offset: "100%", "stop-color": "#6a45c2" })),
+      s("radialGradient", { id: "ent-g-superious" }, s("stop", { offset: "0%", "stop-color": "#b8f5b0" }), s("stop", { offset: "100%", "stop-color": "#2f9a3c" })));
+    staticLayer.append(defs, s("rect", { class: "ent-space", x: 0, y: 0, width: W, height: H, rx: 18 }));
+    // galaxy names
+    staticLayer.append(
+      s("text", { class: "ent-galaxy-name centarious", x: 60, y: 200, text: "CENTARIOUS" }),
+      s("text", { class: "ent-galaxy-name superious", x: 360, y: 900, text: "SUPERIOUS" }),
+      s("text", { class: "ent-galaxy-name entanglion", x: 760, y: 60, text: "ENTANGLION" }));
+    // the grey CNOT grid
+    const grid = s("g", { class: "ent-grid", "aria-hidden": "true" });
+    for (const [a, b] of GRID) {
+      const p = pos(a), q = pos(b);
+      const [x1, y1, x2, y2] = trim(p, q, R + 6);
+      grid.append(s("line", { class: "ent-grid-line", x1, y1, x2, y2, "marker-end": "url(#ent-arrow)", "marker-start": "url(#ent-arrow)" }));
+    }
+    grid.append(s("text", { class: "ent-grid-label", x: 250, y: 455, text: "CNOT" }),
+      s("text", { class: "ent-grid-label", x: 215, y: 268, text: "CNOT" }));
+    staticLayer.append(grid);
+    // the paths: blue solid for Mercurial, red dashed for Rubicon, both side by side for either ship
+    const paths = s("g", { class: "ent-paths", "aria-hidden": "true" });
+    for (const [a, b, label, who, bulge] of PATHS) {
+      const lines = who === "both" ? [["mercurial", -5], ["rubicon", 5]] : [[who, 0]];
+      for (const [ship, off] of lines) paths.append(s("path", { class: `ent-path ${ship}`, d: curve(pos(a), pos(b), bulge, off), "data-path": `${a}|${b}` }));
+      const m = labelAt(pos(a), pos(b), bulge);
+      paths.append(s("text", { class: `ent-path-label ${who}`, x: m.x, y: m.y, text: label }));
+    }
+    staticLayer.append(paths);
+    // the planets
+    for (const [planet] of Object.entries(LAYOUT)) {
+      const p = pos(planet);
+      const g = s("g", { class: `ent-planet ${galaxyOf(planet)}`, "data-planet": planet });
+      g.append(s("circle", { class: "ent-planet-body", cx: p.x, cy: p.y, r: R, fill: `url(#ent-g-${galaxyOf(planet)})` }),
+        s("text", { class: "ent-planet-name", x: p.x, y: p.y - R - 10, text: planet }),
+        s("text", { class: "ent-planet-ket", x: p.x, y: p.y + 7, text: SYMBOL[planet] }));
+      staticLayer.append(g);
+    }
+  }
+
+  // ------------------------------------------------------------------ dynamic drawing
+
+  function shipGlyph(ship, x, y, cls = "") {
+    // a small rocket pointing up, blue (Mercurial) or red (Rubicon)
+    return s("g", { class: `ent-ship ${ship} ${cls}`, transform: `translate(${x} ${y})`, "data-ship": ship },
+      s("path", { d: "M0,-22 C9,-12 10,0 8,12 L-8,12 C-10,0 -9,-12 0,-22 z", class: "ent-ship-body" }),
+      s("path", { d: "M-8,6 L-15,16 L-8,14 z M8,6 L15,16 L8,14 z", class: "ent-ship-fin" }),
+      s("circle", { cx: 0, cy: -6, r: 3.5, class: "ent-ship-window" }));
+  }
+
+  function shipsAt(shipPos, cls) {
+    const out = [];
+    const m = shipPos.mercurial, r = shipPos.rubicon;
+    for (const ship of SHIPS) {
+      const planet = shipPos[ship];
+      const p = pos(planet);
+      if (!p) continue;
+      const together = m && m === r;
+      const dx = ship === "mercurial" ? -(R + 14) : R + 14;
+      out.push(shipGlyph(ship, p.x + (together ? dx : dx * 0.9), p.y + 8, cls));
+    }
+    return out;
+  }
+
+  function drawDynamic(msg) {
+    const v = msg.view;
+    dynamicLayer.replaceChildren();
+    const here = ships(v);
+    const onPlanets = componentsOnPlanets(v);
+    // the ships' planets glow
+    for (const node of staticLayer.querySelectorAll(".ent-planet")) {
+      const planet = node.dataset.planet;
+      node.classList.toggle("occupied", here.mercurial === planet || here.rubicon === planet);
+      const comp = onPlanets[planet];
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", planetLabel(planet, here, comp));
+    }
+    // component tokens on their planets
+    for (const [planet, comp] of Object.entries(onPlanets)) {
+      const p = pos(planet);
+      if (!p || !comp) continue;
+      dynamicLayer.append(s("g", { class: "ent-component-token", "data-component": comp, "data-planet": planet, transform: `translate(${p.x + R * 0.55} ${p.y - R * 0.95})` },
+        s("title", { text: comp }),
+        s("rect", { x: -17, y: -12, width: 34, height: 24, rx: 5 }),
+        s("text", { x: 0, y: 5, text: COMPONENT_ABBR[comp] || comp.slice(0, 2) })));
+    }
+    dynamicLayer.append(...shipsAt(here, ""));
+    galaxyDesc.textContent = `Mercurial (blue) is on ${here.mercurial || "?"}, Rubicon (red) on ${here.rubicon || "?"}. `
+      + `${Object.keys(onPlanets).length} components still lie on planets.`;
+  }
+
+  function planetLabel(planet, here, comp) {
+    const who = SHIPS.filter((sh) => here[sh] === planet).map((sh) => SHIP_NAME[sh]);
+    return `${planet} ${SYMBOL[planet]}` + (comp ? `, holds the component ${comp}` : "")
+      + (who.length ? `; ${who.join(" and ")} ${who.length > 1 ? "are" : "is"} here` : "");
+  }
+
+  // ------------------------------------------------------------------ panels
+
+  function drawPanels(msg) {
+    const v = msg.view;
+    panels.replaceChildren(trackPanel(v), controlPanel(msg), handsPanel(msg), eventsPanel(msg));
+  }
+
+  function trackPanel(v) {
+    const at = detectionIndex(v);
+    const svg = s("svg", { class: "ent-track", viewBox: "0 0 340 92", role: "img", "aria-label": `Detection rate ${detectionRate(v)} (space ${at + 1} of 12; at X the ships are caught)` });
+    TRACK.forEach((value, i) => {
+      const row = i < 6 ? 0 : 1;
+      const col = i % 6;
+      const cx = 30 + col * 54 + row * 27, cy = 24 + row * 44;
+      const hex = Array.from({ length: 6 }, (_, k) => {
+        const a = Math.PI / 6 + (k * Math.PI) / 3;
+        return `${(cx + 24 * Math.cos(a)).toFixed(1)},${(cy + 24 * Math.sin(a)).toFixed(1)}`;
+      }).join(" ");
+      svg.append(s("g", { class: `ent-track-space${i === at ? " current" : ""}${i === 11 ? " loss" : ""}${i < at ? " passed" : ""}`, "data-index": i },
+        s("polygon", { points: hex }), s("text", { x: cx, y: cy + 6, text: value })));
+    });
+    return h("section", { class: "ent-panel ent-track-panel", "data-detection": at },
+      h("h3", { text: `Detection rate: ${detectionRate(v)}` }), svg);
+  }
+
+  function controlPanel(msg) {
+    const slots = controlSlots(msg.view);
+    const filled = slots.filter(Boolean).length;
+    const row = h("ol", { class: "ent-control", "aria-label": `Engine control: ${filled} of 6 slots full` });
+    slots.forEach((slot, i) => {
+      const seat = slotSeat(slot);
+      const ship = shipOf(seat);
+      row.append(h("li", { class: `ent-slot${slot ? " full " + (ship || "") : ""}`, "data-slot": i, "data-card": slot ? slot.card : null,
+        "aria-label": slot ? `slot ${i + 1}: ${slot.card} by ${SHIP_NAME[ship] || "?"}` : `slot ${i + 1}: empty` },
+      h("span", { class: "ent-slot-card", text: slot ? slot.card : "" })));
+    });
+    return h("section", { class: "ent-panel" }, h("h3", { text: `Engine control (${filled}/6)` }), row,
+      h("p", { class: "muted small", text: "When all 6 slots are full, a quantum event happens at the end of the turn." }));
+  }
+
+  function handsPanel(msg) {
+    const v = msg.view;
+    const me = seatOf(msg);
+    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: "Hands (open between partners)" }));
+    hands(v).forEach((hand, seat) => {
+      if (seat === me && (msg.legal || []).length) return;  // my playable hand is the action row
+      const ship = SHIPS[seat];
+      box.append(h("div", { class: `ent-hand ${ship}`, "data-seat": seat },
+        h("span", { class: "ent-hand-name", text: `${SHIP_NAME[ship]}${seat === me ? " (you)" : ""}: ` },
+          ...hand.map((c) => h("span", { class: `ent-card small k-${c}`, text: c })),
+          hand.length ? null : h("span", { class: "muted", text: "no cards" }))));
+    });
+    return box;
+  }
+
+  function eventsPanel(msg) {
+    const v = msg.view;
+    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: "Event cards" }));
+    const held = eventHands(v);
+    held.forEach((cards, seat) => {
+      if (!cards || !cards.length) return;
+      box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]} keeps: ` }),
+        ...cards.map((c) => h("span", { class: "ent-event-card", text: c }))));
+    });
+    const discarded = v.event_discard || [];
+    if (discarded.length) box.append(h("p", {}, "Event discard: ", ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
+    box.append(h("p", { class: "muted", text: `Event deck: ${v.event_deck} cards · engine stack: ${v.engine_stack} cards` }));
+
+    return box;
+  }
+
+  function drawSide(msg) {
+    const v = msg.view;
+    side.replaceChildren(statePanel(v), componentsPanel(v));
+    if (msg.analysis) side.append(analysisPanel(msg.analysis));
+  }
+
+  function statePanel(v) {
+    const st = shipState(v);
+    const here = ships(v);
+    const box = h("section", { class: "ent-panel ent-state", "aria-label": "The ships' quantum state" }, h("h3", { text: "The ships' state" }));
+    const where = inEntanglion(here.mercurial) && here.mercurial === here.rubicon
+      ? `Both ships orbit ${here.mercurial} ${SYMBOL[here.mercurial] || ""}: one entangled state.`
+      : `Mercurial on ${here.mercurial} ${SYMBOL[here.mercurial] || ""}, Rubicon on ${here.rubicon} ${SYMBOL[here.rubicon] || ""}: each ship has its own state.`;
+    box.append(h("p", { class: "ent-where", text: where }));
+    if (!st) return box;
+    box.append(h("p", { class: "ent-ket", "data-ket": st.ket, "aria-label": `state ${st.ket}` }, h("span", { class: "muted", text: "|Mercurial Rubicon⟩ = " }), st.ket));
+    const amps = st.amplitudes || [];
+    const table = h("table", { class: "ent-amps" }, h("caption", { class: "visually-hidden", text: "Amplitudes and probabilities" }),
+      h("tr", {}, h("th", { text: "basis" }), h("th", { text: "amplitude" }), h("th", { text: "probability" })));
+    amps.forEach((a, i) => {
+      const value = typeof a === "object" && a !== null ? (a.re ?? a[0] ?? 0) : Number(a);
+      const label = typeof a === "object" && a !== null && a.text ? a.text : fmt(value);
+      const p = value * value;
+      table.append(h("tr", { "data-basis": BASIS[i] },
+        h("td", { class: "mono", text: BASIS[i] }),
+        h("td", { class: `mono ${value < 0 ? "neg" : ""}`, text: label }),
+        h("td", {}, h("span", { class: "ent-bar", "aria-hidden": "true" }, h("i", { class: "ent-bar-fill", style: null, "data-p": p.toFixed(3) })), ` ${Math.round(p * 100)}%`)));
+    });
+    box.append(table);
+    // bar widths through the CSSOM (no style attributes under the CSP)
+    table.querySelectorAll(".ent-bar-fill").forEach((n) => { n.style.width = `${Number(n.dataset.p) * 100}%`; });
+    return box;
+  }
+
+  function componentsPanel(v) {
+    const held = componentsHeld(v);
+    const found = held.reduce((n, list) => n + (list ? list.length : 0), 0);
+    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: `Components found: ${found} of 8` }));
+    held.forEach((list, seat) => {
+      box.append(h("div", { class: `ent-held ${SHIPS[seat]}`, "data-seat": seat }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]}: ` }),
+        ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: "none yet" })])));
+    });
+    const rest = Object.entries(componentsOnPlanets(v));
+    if (rest.length) box.append(h("details", { class: "ent-rest" }, h("summary", { text: `Still out there (${rest.length})` }),
+      h("ul", {}, ...rest.map(([planet, c]) => h("li", { text: `${c} on ${planet}` })))));
+    return box;
+  }
+
+  function analysisPanel(a) {
+    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": "Teacher analysis" }, h("h3", { text: "Teacher: analysis" }));
+    if (a.detection_chance_next_arrival !== undefined) {
+      box.append(h("p", { class: "ent-detection-chance", text: `Chance of detection on the next arrival: ${Math.round(Number(a.detection_chance_next_arrival) * 100)}%` }));
+    }
+    const step = (c) => `${c.card} (${SHIP_NAME[shipOf(c.seat)]})`;
+    const routes = a.routes || [];
+    if (routes.length) {
+      box.append(h("p", { class: "muted small", text: "Shortest card sequences to each remaining component, from the open hands (or with any cards):" }));
+      box.append(h("ul", { class: "ent-routes" }, ...routes.map((r) => h("li", { "data-planet": r.planet },
+        h("b", { text: r.component }), ` on ${r.planet}: `,
+        r.from_hands ? (r.from_hands.length ? r.from_hands.map(step).join(" → ") : "the ships are there")
+          : (r.any_cards ? `not with these hands; with any cards: ${r.any_cards.map(step).join(" → ")}` : "no route")))));
+    }
+    return box;
+  }
+
+  // ------------------------------------------------------------------ acting and previews
+
+  function cardButton(a, me) {
+    const card = cardOf(a);
+    const key = JSON.stringify(a);
+    return h("button", {
+      type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key,
+      "aria-label": `${describe(a)} for ${SHIP_NAME[shipOf(me)]}. ${CARD_HELP[card] || ""}`,
+      title: CARD_HELP[card] || card,
+      onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
+      onmouseleave: () => clearPreview(a), onblur: () => clearPreview(a),
+      onclick: () => { clearPreview(a, true); act(a); },
+    }, h("span", { class: "ent-card-kind", text: card }));
+  }
+
+  function drawActions(msg) {
+    actions.replaceChildren();
+    const legal = msg.legal || [];
+    const me = seatOf(msg);
+    if (!legal.length) {
+      previewLayer.replaceChildren();
+      previewLine.textContent = "";
+      return;
+    }
+    const plays = legal.filter(isCardPlay);
+    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": `Your engine cards (${SHIP_NAME[shipOf(me)]})` },
+      ...plays.map((a) => cardButton(a, me)));
+    if (!plays.length) {
+      for (const c of hands(msg.view)[me] || []) row.append(h("span", { class: `ent-card k-${c} idle`, "aria-label": `${c} (not playable now)`, text: c }));
+    }
+    const pending = msg.view.pending;
+    const title = plays.length
+      ? (pending && pending.kind === "mechanic" ? "The Mechanic: play one of these cards, or stop" : "Navigate: play a card (hover or focus it to see where it takes the ships)")
+      : "Your decision";
+    actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
+    const others = legal.filter((a) => !isCardPlay(a));
+    if (others.length) {
+      actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": "Other actions" },
+        ...others.map((a) => {
+          const key = JSON.stringify(a);
+          const kind = Object.keys(a).find((k) => k !== "tunnel") || "";
+          return h("button", { type: "button", class: "button small secondary ent-act", "data-action": key, "data-kind": kind,
+            onmouseenter: previewable(a) ? () => showPreview(a) : null, onfocus: previewable(a) ? () => showPreview(a) : null,
+            onmouseleave: previewable(a) ? () => clearPreview(a) : null, onblur: previewable(a) ? () => clearPreview(a) : null,
+            onclick: () => { clearPreview(a, true); act(a); } }, describe(a));
+        })));
+    }
+  }
+
+  async function showPreview(a) {
+    const key = JSON.stringify(a);
+    previewFor = key;
+    if (!preview) return;
+    let reply = previewCache.get(key);
+    if (!reply) {
+      reply = await preview(a);
+      if (reply && reply.ok) previewCache.set(key, reply);
+    }
+    if (previewFor !== key || !last) return;
+    drawPreview(a, reply);
+  }
+
+  function clearPreview(a, force = false) {
+    if (!force && previewFor !== JSON.stringify(a)) return;
+    previewFor = null;
+    previewLayer.replaceChildren();
+    galaxy.classList.remove("previewing");
+  }
+
+  function drawPreview(a, reply) {
+    previewLayer.replaceChildren();
+    const card = cardOf(a);
+    if (!reply || !reply.ok) {
+      previewLine.textContent = reply && reply.message ? reply.message : `${card}: no preview.`;
+      return;
+    }
+    const r = reply.result || {};
+    const before = r.before || ships(last.view);
+    const after = r.after || before;
+    const moved = SHIPS.filter((sh) => after[sh] !== before[sh]);
+    galaxy.classList.add("previewing");
+    for (const sh of moved) {
+      const p = pos(before[sh]), q = pos(after[sh]);
+      if (p && q) {
+        const [x1, y1, x2, y2] = trim(p, q, R + 4);
+        previewLayer.append(s("line", { class: `ent-preview-arrow ${sh}`, x1, y1, x2, y2, "marker-end": "url(#ent-arrow)" }));
+      }
+    }
+    previewLayer.append(...shipsAt(after, "ghost"));
+    for (const planet of new Set(moved.map((sh) => after[sh]))) {
+      const q = pos(planet);
+      if (q) previewLayer.append(s("circle", { class: "ent-preview-ring", cx: q.x, cy: q.y, r: R + 8 }));
+    }
+    const extra = [];
+    if (r.state_after && r.state_after.ket) extra.push(`state ${r.state_after.ket}`);
+    if (r.orbital_check) extra.push("an orbital defense check follows");
+    if (r.component) extra.push(`the component there: ${r.component}`);
+    previewLine.textContent = (r.text || `${card}: ${moved.length ? moved.map((sh) => `${SHIP_NAME[sh]} → ${after[sh]}`).join(", ") : "nothing moves"}`)
+      + (extra.length ? ` (${extra.join("; ")})` : "");
+    previewLine.dataset.after = JSON.stringify(after);
+  }
+
+  function announceEvents(msg) {
+    const texts = (msg.events || []).map((e) => e.text).filter(Boolean);
+    if (texts.length) announce.textContent = texts.slice(-4).join(" ");
+  }
+
+  function render(msg, { animate } = {}) {
+    last = msg;
+    previewCache.clear();
+    if (msg.seq !== undefined) root.dataset.seq = msg.seq;
+    root.dataset.ships = JSON.stringify(ships(msg.view));
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    drawDynamic(msg);
+    drawPanels(msg);
+    drawActions(msg);
+    drawSide(msg);
+    if (previewFor && !actions.querySelector(`[data-action='${CSS.escape(previewFor)}']`)) clearPreview(null, true);
+    if (focused) {
+      const again = [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    if (animate) announceEvents(msg);
+  }
+
+  return {
+    render,
+    seatLabel(i) { return SHIP_NAME[SHIPS[i]] || ""; },
+    prompt(msg) {
+      const legal = msg.legal || [];
+      if (!legal.length) return "";
+      if (legal.some(isCardPlay)) return "Play an engine card (hover or focus it to preview the move), or take another action.";
+      return "Choose one of the buttons below the board.";
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------- geometry
+
+function trim(p, q, by) {
+  const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len, uy = dy / len;
+  return [p.x + ux * by, p.y + uy * by, q.x - ux * by, q.y - uy * by].map((n) => n.toFixed(1));
+}
+
+// a path from p to q, bent by `bulge` (quadratic curve) and shifted sideways by `off`
+function curve(p, q, bulge, off) {
+  const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
+  const nx = -dy / len, ny = dx / len;
+  const a = { x: p.x + nx * off, y: p.y + ny * off }, b = { x: q.x + nx * off, y: q.y + ny * off };
+  if (!bulge) return `M${a.x.toFixed(1)},${a.y.toFixed(1)} L${b.x.toFixed(1)},${b.y.toFixed(1)}`;
+  const c = { x: (p.x + q.x) / 2 + nx * (bulge + off), y: (p.y + q.y) / 2 + ny * (bulge + off) };
+  return `M${a.x.toFixed(1)},${a.y.toFixed(1)} Q${c.x.toFixed(1)},${c.y.toFixed(1)} ${b.x.toFixed(1)},${b.y.toFixed(1)}`;
+}
+
+function labelAt(p, q, bulge) {
+  const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
+  const nx = -dy / len, ny = dx / len;
+  const k = bulge ? bulge / 2 : 16;
+  return { x: ((p.x + q.x) / 2 + nx * k).toFixed(1), y: ((p.y + q.y) / 2 + ny * k + 5).toFixed(1) };
+}
+
+function fmt(x) {
+  const a = Math.abs(x);
+  const sign = x < 0 ? "−" : "";
+  if (a < 1e-9) return "0";
+  if (Math.abs(a - 1) < 1e-9) return sign + "1";
+  if (Math.abs(a - 0.5) < 1e-9) return sign + "1/2";
+  if (Math.abs(a - Math.SQRT1_2) < 1e-9) return sign + "1/√2";
+  return x.toFixed(3);
+}

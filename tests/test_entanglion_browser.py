@@ -1,0 +1,151 @@
+"""Entanglion in real browsers: two students join a class session, are seated at an Entanglion
+table and play the rulebook's first game (sheet §15) from setup into Entanglion: Mercurial's H
+(previewed by hovering the card) takes it to PLUS, Rubicon's CNOT (previewed by keyboard focus,
+played with Enter) takes both ships to PHI PLUS, the side panel shows the Bell state, Rubicon
+signals "Retrieve now" and Mercurial retrieves Quantum Gates. The teacher's dashboard shows the
+table's components found and detection rate. A second test plays on a 375 px phone by keyboard."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.support.browser import log_in, student_joins
+from tests.support.clients import Teacher
+from tests.support.entanglion import FIRST_GAME, calm_seed
+from tests.support.tables import TEACHER
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+SHOTS = "/tmp/qc-shots"
+PHONE = {"width": 375, "height": 812}
+NO_SIDEWAYS = f"() => Math.max(document.documentElement.scrollWidth, innerWidth) - {PHONE['width']}"
+
+
+def seated_pair(chromium, server, viewports=((1280, 900), (1280, 900))):
+    """Ada and Bo at a started Entanglion table; returns (teacher client, session, pages by seat)."""
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("entanglion", variant="easy", options=FIRST_GAME)
+    pages = [student_joins(chromium, server, session["join_code"], name, viewport=vp)
+             for name, vp in zip(("Ada", "Bo"), viewports, strict=True)]
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    match = Match.objects.get()
+    Match.objects.filter(pk=match.pk).update(seed=calm_seed())  # dice that let the opening through
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    for page in pages:
+        expect(page.locator(".ent-galaxy")).to_be_visible(timeout=10_000)
+    by_seat = {}
+    for page in pages:
+        me = page.locator(".player.me").get_attribute("data-seat")
+        by_seat[int(me)] = page
+    assert sorted(by_seat) == [0, 1]
+    return t, session, by_seat
+
+
+def ships_of(page) -> dict:
+    return page.evaluate("() => JSON.parse(document.querySelector('#board').dataset.ships)")
+
+
+def wait_seq(page, seq: int) -> None:
+    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}", timeout=10_000)
+
+
+def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    t, session, seats = seated_pair(chromium, server)
+    merc, rub = seats[0], seats[1]
+    for page in (merc, rub):
+        assert ships_of(page) == {"mercurial": "ZERO", "rubicon": "ZERO"}
+        expect(page.locator(".ent-ship.mercurial:not(.ghost)")).to_have_count(1)
+        expect(page.locator(".ent-ship.rubicon:not(.ghost)")).to_have_count(1)
+        expect(page.locator(".ent-planet")).to_have_count(12)
+        expect(page.locator(".ent-path.mercurial")).not_to_have_count(0)
+        expect(page.locator(".ent-path.rubicon")).not_to_have_count(0)
+        expect(page.locator(".ent-component-token")).to_have_count(8)
+        expect(page.locator(".ent-track-space.current")).to_have_attribute("data-index", "0")
+        expect(page.locator(".ent-slot")).to_have_count(6)
+        expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "|00⟩")
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    expect(rub.locator("button.ent-card")).to_have_count(0)  # not Rubicon's turn: nothing to play
+
+    # 1. Mercurial hovers H: the server's preview draws the ghost ship on PLUS; then plays it
+    h_card = merc.locator("button.ent-card[data-card='H']").first
+    h_card.hover()
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
+    merc.screenshot(path=f"{SHOTS}/entanglion-preview.png")
+    h_card.click()
+    wait_seq(rub, 1)
+    assert ships_of(rub) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    expect(rub.locator(".ent-slot.full.mercurial")).to_have_count(1)
+
+    # 2. Rubicon by keyboard: Tab onto CNOT (the preview says both ships enter PHI PLUS), Enter
+    expect(rub.locator("#turn")).to_contain_text("Your turn")
+    cnot = rub.locator("button.ent-card[data-card='CNOT']")
+    for _ in range(60):
+        rub.keyboard.press("Tab")
+        if rub.evaluate("() => document.activeElement.dataset.card") == "CNOT":
+            break
+    else:
+        raise AssertionError("Tab never reached the CNOT card")
+    expect(cnot).to_be_focused()
+    expect(rub.locator(".ent-preview")).to_contain_text("PHI PLUS")
+    expect(rub.locator(".ent-preview")).to_contain_text("(|00⟩+|11⟩)/√2")
+    rub.keyboard.press("Enter")
+    for page in (merc, rub):
+        wait_seq(page, 2)
+        assert ships_of(page) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
+        expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "(|00⟩+|11⟩)/√2")
+        expect(page.locator(".ent-amps tr[data-basis='|11⟩']")).to_contain_text("1/√2")
+    rub.screenshot(path=f"{SHOTS}/entanglion-entered.png", full_page=True)
+
+    # 3. a quick signal: Rubicon says "Retrieve now"; Mercurial (only) hears it
+    rub.locator("[data-phrase='retrieve_now']").click()
+    expect(merc.locator("#signal-log")).to_contain_text("Retrieve now")
+    expect(rub.locator("#signal-log .signal-line.mine")).to_contain_text("Retrieve now")
+
+    # 4. Mercurial retrieves the component on PHI PLUS
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    merc.locator(".ent-act[data-kind='retrieve']").first.click()
+    for page in (merc, rub):
+        expect(page.locator(".ent-components")).to_have_attribute("data-found", "1")
+        expect(page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
+        expect(page.locator(".ent-component-token")).to_have_count(7)
+    merc.screenshot(path=f"{SHOTS}/entanglion-retrieved.png", full_page=True)
+
+    # the teacher's dashboard card of the table: components found, detection rate, state
+    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(teacher_page, server.url)
+    teacher_page.goto(f"{server.url}/teacher/sessions/{session['id']}/")
+    card = teacher_page.locator(".table-card[data-table='1']")
+    expect(card.locator(".summary")).to_contain_text("1 of 8")
+    expect(card.locator(".summary")).to_contain_text("detection rate 1")
+    expect(card.locator(".summary")).to_contain_text("PHI PLUS")
+
+
+def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    _, _, seats = seated_pair(chromium, server, viewports=((PHONE["width"], PHONE["height"]),) * 2)
+    merc = seats[0]
+    assert merc.evaluate(NO_SIDEWAYS) <= 0, "the board scrolls sideways on a phone"
+    box = merc.locator(".ent-galaxy").bounding_box()
+    assert box["width"] <= PHONE["width"] and box["width"] > 300
+    merc.screenshot(path=f"{SHOTS}/entanglion-phone.png", full_page=True)
+    # the cards are reachable by Tab, focus shows the preview, Enter plays
+    for _ in range(60):
+        merc.keyboard.press("Tab")
+        if merc.evaluate("() => document.activeElement.dataset.card") == "H":
+            break
+    else:
+        raise AssertionError("Tab never reached the H card")
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    merc.keyboard.press("Enter")
+    wait_seq(merc, 1)
+    assert ships_of(merc) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    # screen readers: the galaxy, planets and track are labelled; changes are announced
+    assert merc.locator(".ent-galaxy title").first.text_content()
+    expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
+    expect(merc.locator(".ent-announce")).to_contain_text("Mercurial plays H")
+    assert merc.evaluate(NO_SIDEWAYS) <= 0

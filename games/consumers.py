@@ -97,11 +97,11 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         elif kind == "preview":
             await self.preview(message.get("action"))
         elif kind == "signal":
-            await self.signal(message.get("phrase"))
+            await self.signal(message)
 
-    async def signal(self, phrase: object) -> None:
+    async def signal(self, message: dict) -> None:
         try:
-            sent = await in_db_pool(_check_signal)(self.access, phrase)
+            sent = await in_db_pool(_check_signal)(self.access, message)
         except partner_signals.SignalRefused as exc:
             await self.send_error(exc.code, exc.message)
             return
@@ -208,11 +208,11 @@ def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None
     return access, payload
 
 
-def _check_signal(access: MatchAccess, phrase: object) -> partner_signals.Signal:
+def _check_signal(access: MatchAccess, message: dict) -> partner_signals.Signal:
     match = Match.objects.filter(pk=access.match_id).values("game", "status").first()
     if match is None:
         raise partner_signals.SignalRefused("gone", _("This match no longer exists."))
-    return partner_signals.check_signal(match["game"], access.seats, phrase, match_id=access.match_id,
+    return partner_signals.check_signal(match["game"], access.seats, message, match_id=access.match_id,
                                         playing=match["status"] == Match.Status.PLAYING)
 
 

@@ -3,7 +3,7 @@
 
 A game lists the phrase ids it offers in ``GAME_PHRASES``; the texts live here, through
 gettext, so every reader sees them in their own language. A player's socket sends
-``{"type": "signal", "phrase": "<id>"}``; ``check_signal`` refuses an unknown id, a bad shape, a
+``{"type": "signal", "phrase": "<id>"}`` (nothing else); ``check_signal`` refuses an unknown id, a bad shape, a
 game without signals, a spectator and a player who signals too often, with a code and a message
 for the student; the consumer then passes the phrase to the partners at the same match (and the
 match's teacher), never back to the sender's own seat.
@@ -66,14 +66,18 @@ def phrase_text(phrase: str) -> str:
     return gettext(str(PHRASES[phrase]))
 
 
-def check_signal(game_slug: str, seats: tuple[int, ...], phrase: object, *, match_id: int,
+def check_signal(game_slug: str, seats: tuple[int, ...], message: dict, *, match_id: int,
                  playing: bool) -> Signal:
-    """The signal a player sends, or ``SignalRefused`` saying why nothing is sent."""
+    """The signal a player's socket message asks for, or ``SignalRefused`` saying why nothing is
+    sent. The message is exactly ``{"type": "signal", "phrase": id}``: nothing rides along."""
     offered = GAME_PHRASES.get(game_slug, ())
+    phrase = message.get("phrase")
     if not offered:
         raise SignalRefused("no_signals", gettext("This game has no quick signals."))
     if not seats:
         raise SignalRefused("not_a_player", gettext("Only the players at this table send signals."))
+    if set(message) - {"type", "phrase"}:
+        raise SignalRefused("bad_signal", gettext("A signal is one of the phrases offered, nothing else (no text)."))
     if not isinstance(phrase, str) or phrase not in offered:
         raise SignalRefused("bad_signal", gettext("Unknown signal: choose one of the phrases offered (%(ids)s).")
                             % {"ids": ", ".join(offered)})

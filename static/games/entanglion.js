@@ -12,6 +12,7 @@
 const CSS_ID = "entanglion-css";
 const NS = "http://www.w3.org/2000/svg";
 const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
+const VIEW_H = 870;                // the drawing stops below MINUS (the map's corner art is left out)
 const R = 40;                      // planet radius
 
 // sheet §3.5: fractions of the transition map
@@ -28,9 +29,10 @@ const SYMBOL = {
   "PSI PLUS": "|Ψ+⟩", "PSI MINUS": "|Ψ−⟩", "OMEGA ZERO": "|ω0⟩", "OMEGA ONE": "|ω1⟩",
   "OMEGA TWO": "|ω2⟩", "OMEGA THREE": "|ω3⟩",
 };
-// sheet §3.2: [A, B, label, who may use it ("both" | "mercurial" | "rubicon"), bulge of the curve]
+// sheet §3.2: [A, B, label, who may use it ("both" | "mercurial" | "rubicon"), bulge of the curve,
+// optional shift of the label]
 const PATHS = [
-  ["ZERO", "ONE", "X/CNOT", "both", 0],
+  ["ZERO", "ONE", "X/CNOT", "both", 0, [-52, 0]],
   ["ZERO", "PLUS", "H", "both", 90],
   ["ONE", "MINUS", "H", "both", 330],
   ["PHI PLUS", "PSI PLUS", "X", "both", 0],
@@ -43,7 +45,7 @@ const PATHS = [
   ["PHI MINUS", "OMEGA THREE", "H", "rubicon", 0],
   ["OMEGA ZERO", "OMEGA ONE", "X", "rubicon", 0],
   ["OMEGA ONE", "OMEGA THREE", "X", "mercurial", -380],
-  ["OMEGA ZERO", "OMEGA TWO", "X/CNOT", "mercurial", 400],
+  ["OMEGA ZERO", "OMEGA TWO", "X/CNOT", "mercurial", 400, [18, 0]],
   ["OMEGA TWO", "OMEGA THREE", "X/CNOT", "rubicon", 0],
   ["OMEGA ZERO", "OMEGA THREE", "SWAP", "both", 0],
 ];
@@ -148,7 +150,7 @@ export function createBoard(root, { act, preview }) {
   const wrap = h("div", { class: "ent" });
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
-  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
+  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "img", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
   const galaxyTitle = s("title", { id: "ent-galaxy-title", text: "The Entanglion galaxy" });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);
@@ -177,11 +179,11 @@ export function createBoard(root, { act, preview }) {
       s("radialGradient", { id: "ent-g-entanglion" }, s("stop", { offset: "0%", "stop-color": "#fff6b0" }), s("stop", { offset: "100%", "stop-color": "#f2b705" })),
       s("radialGradient", { id: "ent-g-centarious" }, s("stop", { offset: "0%", "stop-color": "#c9b3ff" }), s("stop", { offset: "100%", "stop-color": "#6a45c2" })),
       s("radialGradient", { id: "ent-g-superious" }, s("stop", { offset: "0%", "stop-color": "#b8f5b0" }), s("stop", { offset: "100%", "stop-color": "#2f9a3c" })));
-    staticLayer.append(defs, s("rect", { class: "ent-space", x: 0, y: 0, width: W, height: H, rx: 18 }));
+    staticLayer.append(defs, s("rect", { class: "ent-space", x: 0, y: 0, width: W, height: VIEW_H, rx: 18 }));
     // galaxy names
     staticLayer.append(
       s("text", { class: "ent-galaxy-name centarious", x: 60, y: 200, text: "CENTARIOUS" }),
-      s("text", { class: "ent-galaxy-name superious", x: 360, y: 900, text: "SUPERIOUS" }),
+      s("text", { class: "ent-galaxy-name superious", x: 380, y: 850, text: "SUPERIOUS" }),
       s("text", { class: "ent-galaxy-name entanglion", x: 760, y: 60, text: "ENTANGLION" }));
     // the grey CNOT grid
     const grid = s("g", { class: "ent-grid", "aria-hidden": "true" });
@@ -195,11 +197,12 @@ export function createBoard(root, { act, preview }) {
     staticLayer.append(grid);
     // the paths: blue solid for Mercurial, red dashed for Rubicon, both side by side for either ship
     const paths = s("g", { class: "ent-paths", "aria-hidden": "true" });
-    for (const [a, b, label, who, bulge] of PATHS) {
+    for (const [a, b, label, who, bulge, shift] of PATHS) {
       const lines = who === "both" ? [["mercurial", -5], ["rubicon", 5]] : [[who, 0]];
       for (const [ship, off] of lines) paths.append(s("path", { class: `ent-path ${ship}`, d: curve(pos(a), pos(b), bulge, off), "data-path": `${a}|${b}` }));
       const m = labelAt(pos(a), pos(b), bulge);
-      paths.append(s("text", { class: `ent-path-label ${who}`, x: m.x, y: m.y, text: label }));
+      const [sx, sy] = shift || [0, 0];
+      paths.append(s("text", { class: `ent-path-label ${who}`, x: Number(m.x) + sx, y: Number(m.y) + sy, text: label }));
     }
     staticLayer.append(paths);
     // the planets
@@ -279,7 +282,7 @@ export function createBoard(root, { act, preview }) {
 
   function trackPanel(v) {
     const at = detectionIndex(v);
-    const svg = s("svg", { class: "ent-track", viewBox: "0 0 340 92", role: "img", "aria-label": `Detection rate ${detectionRate(v)} (space ${at + 1} of 12; at X the ships are caught)` });
+    const svg = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": `Detection rate ${detectionRate(v)} (space ${at + 1} of 12; at X the ships are caught)` });
     TRACK.forEach((value, i) => {
       const row = i < 6 ? 0 : 1;
       const col = i % 6;
@@ -408,11 +411,11 @@ export function createBoard(root, { act, preview }) {
 
   // ------------------------------------------------------------------ acting and previews
 
-  function cardButton(a, me) {
+  function cardButton(a, me, index) {
     const card = cardOf(a);
     const key = JSON.stringify(a);
     return h("button", {
-      type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key,
+      type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key, "data-index": index,
       "aria-label": `${describe(a)} for ${SHIP_NAME[shipOf(me)]}. ${CARD_HELP[card] || ""}`,
       title: CARD_HELP[card] || card,
       onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
@@ -430,15 +433,18 @@ export function createBoard(root, { act, preview }) {
       previewLine.textContent = "";
       return;
     }
-    const plays = legal.filter(isCardPlay);
-    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": `Your engine cards (${SHIP_NAME[shipOf(me)]})` },
-      ...plays.map((a) => cardButton(a, me)));
-    if (!plays.length) {
-      for (const c of hands(msg.view)[me] || []) row.append(h("span", { class: `ent-card k-${c} idle`, "aria-label": `${c} (not playable now)`, text: c }));
-    }
+    // every card of the hand (or The Mechanic's drawn cards), playable where a legal play exists
     const pending = msg.view.pending;
+    const mechanic = pending && pending.kind === "mechanic" && pending.seat === me;
+    const cards = mechanic ? (pending.cards || []) : (hands(msg.view)[me] || []);
+    const plays = legal.filter(isCardPlay);
+    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": `Your engine cards (${SHIP_NAME[shipOf(me)]})` });
+    cards.forEach((c, i) => {
+      const a = plays.find((x) => cardOf(x) === c);
+      row.append(a ? cardButton(a, me, i) : h("span", { class: `ent-card k-${c} idle`, "data-card": c, "aria-label": `${c} (not playable now)`, text: c }));
+    });
     const title = plays.length
-      ? (pending && pending.kind === "mechanic" ? "The Mechanic: play one of these cards, or stop" : "Navigate: play a card (hover or focus it to see where it takes the ships)")
+      ? (mechanic ? "The Mechanic: play one of these cards, or stop" : "Navigate: play a card (hover or focus it to see where it takes the ships)")
       : "Your decision";
     actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
     const others = legal.filter((a) => !isCardPlay(a));
@@ -518,14 +524,17 @@ export function createBoard(root, { act, preview }) {
     previewCache.clear();
     if (msg.seq !== undefined) root.dataset.seq = msg.seq;
     root.dataset.ships = JSON.stringify(ships(msg.view));
-    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
+    const focused = active ? active.dataset.action : null;
+    const focusedIndex = active ? active.dataset.index : undefined;
     drawDynamic(msg);
     drawPanels(msg);
     drawActions(msg);
     drawSide(msg);
     if (previewFor && !actions.querySelector(`[data-action='${CSS.escape(previewFor)}']`)) clearPreview(null, true);
     if (focused) {
-      const again = [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
+      const again = [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused && n.dataset.index === focusedIndex)
+        || [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
       if (again) again.focus({ preventScroll: true });
     }
     if (animate) announceEvents(msg);

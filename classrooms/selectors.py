@@ -9,7 +9,7 @@ from games.engines import get_game
 from games.models import Match
 from games.services import current_state
 from games.snapshot import seat_name
-from games.summaries import match_summary
+from games.summaries import has_summary, match_summary
 
 
 def to_act(match: Match) -> list[int]:
@@ -41,10 +41,10 @@ def tables_summary(session: ClassSession) -> list[dict]:
 
 def _summary(match: Match) -> dict | None:
     """The game's facts at a glance (Entanglion: components found, detection rate, the ships)."""
+    if not has_summary(match.game):
+        return None  # no state to rebuild for a game that has nothing to show
     summary = match_summary(match.game, current_state(match))
-    if summary is not None:
-        summary = {**summary, "rank": list(summary["rank"])}
-    return summary
+    return {**summary, "rank": list(summary["rank"])}
 
 
 def ranked_tables(tables: list[dict]) -> list[dict]:

@@ -42,6 +42,10 @@ def _entanglion(view: dict) -> dict:
 _SUMMARIES: dict[str, Callable[[dict], dict]] = {"entanglion": _entanglion}
 
 
+def has_summary(game_slug: str) -> bool:
+    return game_slug in _SUMMARIES
+
+
 def match_summary(game_slug: str, state: State) -> dict | None:
     summarise = _SUMMARIES.get(game_slug)
     if summarise is None:

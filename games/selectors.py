@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from games import state_cache
-from games.access import analysis_visible
-from games.engines import get_game
+from games.engines import abilities_of, events_for, get_game
 from games.models import Match
 from games.services import current_state, replayed, states_of
 from games.snapshot import Snapshot, snapshot
@@ -37,15 +36,11 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "outcome": game.outcome(state),
         "events": events_for(events or [], seat),
     }
-    if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=snap.show_odds):
-        payload["analysis"] = game.analysis(state)
+    abilities = abilities_of(game)
+    if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
+        payload["analysis"] = abilities.analysis_for(game.analysis(state), is_teacher=is_teacher,
+                                                     show_odds=snap.show_odds)
     return payload
-
-
-def events_for(events: list[dict], seat: int | None) -> list[dict]:
-    """The events ``seat`` may see: an event with ``visible_to`` goes only to those seats."""
-    return [e for e in events if isinstance(e, dict)
-            and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
 
 
 def event_history(match: Match, seat: int | None) -> list[dict]:

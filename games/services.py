@@ -14,9 +14,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import limits, state_cache
-from games.access import analysis_visible
 from games.bots import get_bot
-from games.engines import IllegalAction, State, chance, get_game
+from games.engines import IllegalAction, State, abilities_of, chance, get_game
 from games.models import Action, Match, Seat
 from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
@@ -207,18 +206,18 @@ def replayed(match: Match, upto: int | None = None):
 
 
 def preview_action(match_id: int, seat: int, action: dict) -> dict:
-    """What ``action`` would do for ``seat`` now, without applying it (games with ``preview``)."""
+    """What ``action`` would do for ``seat`` now, without applying it (games declaring
+    ``Abilities.preview``), without the odds where the seat may not see them."""
     match = Match.objects.get(pk=match_id)
     game = get_game(match.game)
-    if not hasattr(game, "preview"):
+    abilities = abilities_of(game)
+    if not abilities.preview:
         return {"ok": False, "code": "no_preview", "message": "This game has no previews."}
     try:
         result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:
         return {"ok": False, "code": exc.code, "message": exc.message}
-    if not analysis_visible(game, seat, is_teacher=False, show_odds=match.show_odds):
-        result = {k: v for k, v in result.items() if k not in ("analysis", "delta")}  # odds hidden
-    return {"ok": True, "result": result}
+    return {"ok": True, "result": abilities.preview_for(result, show_odds=match.show_odds)}
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:

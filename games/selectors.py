@@ -1,11 +1,43 @@
-"""What a browser is sent: its own seat's view (or the public one), never the full state."""
+"""The read side of matches: the engine states rebuilt from a match's stored log (the engine's
+own ``replay``, through the state cache), and what a browser is sent: its own seat's view (or
+the public one), never the full state."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games import state_cache
-from games.engines import abilities_of, events_for, get_game
+from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
 from games.models import Match
-from games.services import current_state, replayed, states_of
 from games.snapshot import Snapshot, snapshot
+
+
+def current_state(match: Match) -> State:
+    """The engine state after the whole stored log (from the cache when it is current)."""
+    state = state_cache.get(match.pk, match.seed, match.seq)
+    if state is None:
+        state = state_at(match, match.seq)
+        state_cache.put(match.pk, match.seed, match.seq, state)
+    return state
+
+
+def state_at(match: Match, upto: int) -> State:
+    """The engine state after the first ``upto`` actions of the log."""
+    return states_of(match, upto)[-1]
+
+
+def states_of(match: Match, upto: int | None = None) -> list[State]:
+    """Every state from the set-up through action ``upto`` (all by default), rebuilt by the engine."""
+    return [state for state, _ in replayed(match, upto)]
+
+
+def replayed(match: Match, upto: int | None = None) -> Iterator[tuple[State, list[Event]]]:
+    """The engine's replay of the stored log: (state, events of the action that led to it), from
+    the set-up (with no events) through action ``upto`` (all by default)."""
+    log = match.actions.order_by("seq").values_list("seat", "action")
+    if upto is not None:
+        log = log[:upto]
+    return replay_steps(get_game(match.game), match.players, match.variant, match.options,
+                        match.seed, log)
 
 
 def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,

@@ -13,7 +13,7 @@ import pytest
 from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
-from games.services import states_of
+from games.selectors import states_of
 from tests.engines.test_quantum_poker_properties import keys_of
 from tests.support.clients import run_async
 from tests.support.engines import knows, recall_oracle

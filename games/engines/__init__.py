@@ -15,6 +15,7 @@ from .base import (
     clone,
     events_for,
     replay,
+    replay_steps,
 )
 
 # slug -> module holding a module-level ``GAME`` object implementing ``Game``
@@ -56,4 +57,5 @@ def list_games() -> list[Game]:
 
 
 __all__ = ["Abilities", "Action", "Event", "Game", "IllegalAction", "State", "UnknownGame",
-           "abilities_of", "chance", "clone", "events_for", "get_game", "list_games", "replay"]
+           "abilities_of", "chance", "clone", "events_for", "get_game", "list_games", "replay",
+           "replay_steps"]

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -178,12 +178,18 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
-def replay(game: Game, players: int, variant: str, options: dict | None, seed: int,
-           actions: list[tuple[int, Action]]) -> list[State]:
-    """Rebuild every state of a match from its stored log: [initial, after 1, after 2, ...]."""
+def replay_steps(game: Game, players: int, variant: str, options: dict | None, seed: int,
+                 actions: Iterable[tuple[int, Action]]) -> Iterator[tuple[State, list[Event]]]:
+    """Replay a match from its stored log, step by step: ``(state, events that led to it)``,
+    from the set-up (with no events) through the last action. Lazy: a reader may stop early."""
     state = game.setup(players=players, variant=variant, seed=seed, options=options or {})
-    states = [state]
+    yield state, []
     for seat, action in actions:
-        state, _ = game.apply(state, seat, action)
-        states.append(state)
-    return states
+        state, events = game.apply(state, seat, action)
+        yield state, events
+
+
+def replay(game: Game, players: int, variant: str, options: dict | None, seed: int,
+           actions: Iterable[tuple[int, Action]]) -> list[State]:
+    """Rebuild every state of a match from its stored log: [initial, after 1, after 2, ...]."""
+    return [state for state, _ in replay_steps(game, players, variant, options, seed, actions)]

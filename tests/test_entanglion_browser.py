@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from games.models import Match
 from tests.support.browser import log_in, student_joins
 from tests.support.clients import Teacher
-from tests.support.entanglion import FIRST_GAME, calm_seed
+from tests.support.entanglion_tables import FIRST_GAME, calm_seed
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -13,7 +13,7 @@ from django.urls import reverse
 from classrooms import selectors, services
 from games import services as match_services
 from games.models import Match
-from tests.support.entanglion import FIRST_GAME, OPENING, calm_seed
+from tests.support.entanglion_tables import FIRST_GAME, OPENING, calm_seed
 
 pytestmark = pytest.mark.django_db
 

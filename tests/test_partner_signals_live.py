@@ -11,7 +11,7 @@ import pytest
 from games.models import Match
 from games.partner_signals import SIGNALS_PER_WINDOW
 from tests.support.clients import receive, run_async
-from tests.support.entanglion import FIRST_GAME
+from tests.support.entanglion_tables import FIRST_GAME
 from tests.support.tables import open_table
 
 pytestmark = pytest.mark.server

@@ -109,5 +109,4 @@ def analyse(state: dict) -> dict:
         "detection_chance_next_arrival": round(1 - pass_now[str(turn)], 10),
         "detection_chance_by_seat": {s: round(1 - p, 10) for s, p in pass_now.items()},
         "cards_left": dict(Counter(state["engine_stack"])),
-        "teacher_only": ["routes", "nearest", "cards_left"],
     }

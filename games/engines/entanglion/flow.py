@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, State, chance, clone
+from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
 from . import options as opts
 from . import rules as R
 from .cards import (
@@ -132,7 +132,15 @@ class Entanglion:
     min_players = 2
     max_players = 2
     variants = ("easy", "hard")
-    analysis_is_public = False
+    # everything in the view is open between the partners; the route planning is the
+    # teacher's (it would play the game for the students); a hover preview of engine cards
+    abilities = Abilities(
+        preview=True,
+        public_analysis_keys=("ships", "state", "detection", "detection_chance_next_arrival",
+                              "detection_chance_by_seat"),
+        teacher_only_analysis_keys=("routes", "nearest", "cards_left"),
+        circuit=True,
+    )
 
     # ----------------------------------------------------------------- setup
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms import names
 from games import limits
-from games.bots import bot_levels
+from games.bots import bot_levels, resolve_level
 from games.engines import list_games
 
 
@@ -50,6 +50,8 @@ class OpenSessionForm(forms.Form):
     def clean(self):
         data = super().clean()
         slug = data.get("game")
+        if slug and data.get("bot_level"):
+            data["bot_level"] = resolve_level(slug, data["bot_level"])
         if slug and data.get("bot_level") and bot_levels(slug) and data["bot_level"] not in bot_levels(slug):
             self.add_error("bot_level", f"Choose one of: {', '.join(bot_levels(slug))}.")
         return data

@@ -20,7 +20,7 @@ from classrooms.models import Classroom, ClassSession, Participant, Table
 from games import limits
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
-from games.bots import bot_levels
+from games.bots import bot_levels, resolve_level
 from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
 from games.models import Match, Seat
@@ -66,6 +66,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
         raise SessionError("bad_table_size",
                            f"Tables of {game.name} seat {game.min_players} to {game.max_players} players.")
     levels = bot_levels(game_slug)
+    bot_level = resolve_level(game_slug, bot_level)
     if levels and bot_level not in levels:
         raise SessionError("bad_bot", f"No bot called {bot_level!r}; choose one of {', '.join(levels)}.")
     try:  # the engine checks the options once, here, so no table fails later

@@ -12,10 +12,13 @@ from django.urls import reverse
 
 from classrooms import selectors, services
 from games import services as match_services
+from games.engines import get_game
 from games.models import Match
+from games.selectors import current_state
 from tests.support.entanglion_tables import FIRST_GAME, OPENING, calm_seed
 
 pytestmark = pytest.mark.django_db
+GAME = get_game("entanglion")
 
 # the same component, two turns later: both players exchange first
 SLOW_OPENING = [(0, {"exchange": "X"}), (1, {"exchange": "X"}), *OPENING]
@@ -95,3 +98,36 @@ def test_games_without_a_summary_keep_the_table_order(session):
     assert all(t["summary"] is None for t in tables)
     assert [t["number"] for t in selectors.ranked_tables(tables)] == [1, 2]
     assert all("place" not in t for t in tables)
+
+
+def test_a_student_alone_plays_with_the_partner_bot(classroom):
+    session = services.open_session(classroom, "entanglion", variant="easy")  # the default bot level
+    assert session.bot_level == "partner"  # "strong" stands for the game's best bot
+    join(session.join_code, "Solo")
+    [table] = services.auto_pair(session)
+    seats = list(table.match.seats.order_by("index"))
+    assert sorted(bool(s.bot) for s in seats) == [False, True]
+    bot_seat = next(s for s in seats if s.bot)
+    assert bot_seat.bot == "partner" and "Bot" in bot_seat.name
+    student = next(s.index for s in seats if not s.bot)
+    services.start_all(session)
+    match = Match.objects.get(pk=table.match_id)
+    assert match.status == Match.Status.PLAYING
+    for _ in range(3):  # the student plays; the bot answers at once in the same request
+        state = current_state(match)
+        assert GAME.to_act(state) == [student]
+        action = GAME.legal_actions(state, student)[0]
+        applied = match_services.submit_action(match.pk, student, match.seq, action)
+        match.refresh_from_db()
+        assert applied.seq == match.seq
+        if match.status != Match.Status.PLAYING:
+            break
+        assert any(a.by_bot for a in match.actions.all()) or GAME.to_act(current_state(match)) == [student]
+    assert match.actions.filter(by_bot=True).exists()
+
+
+def test_an_unknown_bot_level_is_refused_and_random_is_offered(classroom):
+    with pytest.raises(services.SessionError) as caught:
+        services.open_session(classroom, "entanglion", bot_level="genius")
+    assert caught.value.code == "bad_bot" and "partner" in caught.value.message
+    assert services.open_session(classroom, "entanglion", bot_level="random").bot_level == "random"

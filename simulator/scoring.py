@@ -95,6 +95,32 @@ class PokerScorer:
         return tuple(result["scores"][s] or 0 for s in self.seats)
 
 
+@dataclass
+class EntanglionScorer:
+    """Entanglion: the ships' two qubits measured in the Z basis, as where each ship would be
+    found in Centarious: a side scores 1 when its ship is found on ONE, 0 on ZERO (so the
+    expected score of a ship is its chance of ONE). Circuit bit k is qubit k: q0 Mercurial,
+    q1 Rubicon (the engine's ``circuit``). The game itself never scores a measurement: no
+    actual score, and the statevector of the (measurement-free) circuit is exact."""
+
+    state: Mapping[str, Any]
+    game: str = "entanglion"
+    sides: tuple[str, ...] = ("mercurial", "rubicon")
+
+    def __post_init__(self) -> None:
+        self.sides = list(self.sides)
+
+    def score(self, key: str) -> tuple[int, ...]:
+        compact = key.replace(" ", "")
+        return (int(compact[-1]), int(compact[-2]))
+
+    def exact(self) -> dict[str, float] | None:
+        return None
+
+    def actual(self) -> tuple[int, ...] | None:
+        return None
+
+
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages,
     as its engine declares (``Abilities.circuit``): QTris always, QuantumPoker in physics mode,
@@ -116,6 +142,7 @@ def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
 SCORERS = {
     "qtris": lambda state, circuit: QTrisScorer(state),
     "quantum-poker": _poker_scorer,
+    "entanglion": lambda state, circuit: EntanglionScorer(state),
 }
 
 

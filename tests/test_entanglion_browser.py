@@ -124,6 +124,24 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
     expect(card.locator(".summary")).to_contain_text("detection rate 1")
     expect(card.locator(".summary")).to_contain_text("PHI PLUS")
 
+    # watching the table, the teacher has the analysis: routes to the components, detection odds
+    match_id = Match.objects.get().pk
+    teacher_page.goto(f"{server.url}/matches/{match_id}/")
+    expect(teacher_page.locator(".ent-analysis")).to_contain_text("Chance of detection on the next arrival")
+    expect(teacher_page.locator(".ent-routes li")).to_have_count(7)
+    expect(teacher_page.locator(".ent-hand-row")).to_have_count(0)  # a spectator plays nothing
+    expect(merc.locator(".ent-routes")).to_have_count(0)  # the routes are the teacher's only
+    # the replay draws every frame with the same board
+    teacher_page.goto(f"{server.url}/matches/{match_id}/replay/")
+    expect(teacher_page.locator(".ent-galaxy")).to_be_visible()
+    assert ships_of(teacher_page) == {"mercurial": "ZERO", "rubicon": "ZERO"}
+    teacher_page.click("#last")
+    expect(teacher_page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
+    assert ships_of(teacher_page) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
+    teacher_page.click("#prev")
+    teacher_page.click("#prev")
+    assert ships_of(teacher_page) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+
 
 def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher):
     os.makedirs(SHOTS, exist_ok=True)
@@ -149,3 +167,36 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
     expect(merc.locator(".ent-announce")).to_contain_text("Mercurial plays H")
     assert merc.evaluate(NO_SIDEWAYS) <= 0
+
+
+def test_every_frame_of_a_whole_bot_game_draws_without_an_error(chromium, server, teacher):
+    """Two partner bots play a whole game (every kind of decision, event and defense can come
+    up); the teacher's replay draws each frame with the board, with no script error."""
+    from games import services as match_services
+
+    match = match_services.create_match("entanglion", [match_services.SeatHolder("Bot A", bot="partner"),
+                                                       match_services.SeatHolder("Bot B", bot="partner")],
+                                        variant="easy", seed=11, teacher=teacher)
+    match_services.start_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.seq > 20
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, server.url)
+    page.goto(f"{server.url}/matches/{match.pk}/replay/")
+    expect(page.locator(".ent-galaxy")).to_be_visible()
+    drawn = page.evaluate("""() => {
+      const scrub = document.getElementById('scrub');
+      const seen = [];
+      for (let i = 0; i <= Number(scrub.max); i++) {
+        scrub.value = i; scrub.dispatchEvent(new Event('input'));
+        seen.push(document.querySelectorAll('.ent-ship:not(.ghost)').length);
+      }
+      return seen;
+    }""")
+    assert len(drawn) == match.seq + 1 and set(drawn) == {2}
+    assert not errors, errors
+    expect(page.locator(".ent-banner")).to_be_visible()  # the last frame: won or caught
+    expect(page.locator("#step-text")).to_contain_text("together")
+    page.screenshot(path=f"{SHOTS}/entanglion-replay-end.png", full_page=True)

@@ -278,6 +278,12 @@ export function createBoard(root, { act, preview }) {
   function drawPanels(msg) {
     const v = msg.view;
     panels.replaceChildren(trackPanel(v), controlPanel(msg), handsPanel(msg), eventsPanel(msg));
+    const dice = (v.dice || []).map((e) => e.text).filter(Boolean);
+    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": "Dice of the last move" }, h("h3", { text: "Dice" }), ...dice.map((t) => h("p", { class: "small", text: t }))));
+    if (v.finished) {
+      panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}`, role: "status" },
+        h("strong", { text: v.result === "won" ? "All 8 components found: the ships won together." : "Detected at X: the ships were caught." })));
+    }
   }
 
   function trackPanel(v) {
@@ -393,7 +399,9 @@ export function createBoard(root, { act, preview }) {
   }
 
   function analysisPanel(a) {
-    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": "Teacher analysis" }, h("h3", { text: "Teacher: analysis" }));
+    const teacher = Array.isArray(a.routes);  // the routes are the teacher's only
+    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": teacher ? "Teacher analysis" : "Odds" },
+      h("h3", { text: teacher ? "Teacher: analysis" : "Odds" }));
     if (a.detection_chance_next_arrival !== undefined) {
       box.append(h("p", { class: "ent-detection-chance", text: `Chance of detection on the next arrival: ${Math.round(Number(a.detection_chance_next_arrival) * 100)}%` }));
     }
@@ -543,6 +551,12 @@ export function createBoard(root, { act, preview }) {
   return {
     render,
     seatLabel(i) { return SHIP_NAME[SHIPS[i]] || ""; },
+    // co-operative: the two players win or lose together
+    verdict(outcome) {
+      if (!outcome) return null;
+      if (outcome.result === "won") return `You won together: all 8 components found in ${outcome.turns} turns!`;
+      return `The ships were caught (detection reached X) after ${outcome.turns} turns, with ${outcome.components} of 8 components: you lose together.`;
+    },
     prompt(msg) {
       const legal = msg.legal || [];
       if (!legal.length) return "";

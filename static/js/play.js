@@ -142,7 +142,9 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       const scores = msg.outcome.scores || [];
       const winners = msg.outcome.winners || [];
       const line = msg.seats.map((s) => `${s.name}: ${scores[s.index] ?? "–"}`).join(" · ");
-      const verdict = winners.length === 0 ? "A draw." : winners.map((w) => seatName(msg, w)).join(" and ") + (winners.length > 1 ? " win!" : " wins!");
+      // a co-operative game's board says it its own way (won or lost together)
+      const own = board.verdict ? board.verdict(msg.outcome, msg.seats) : null;
+      const verdict = own || (winners.length === 0 ? "A draw." : winners.map((w) => seatName(msg, w)).join(" and ") + (winners.length > 1 ? " win!" : " wins!"));
       result.replaceChildren(el("h2", {}, verdict), el("p", { class: "scores" }, line),
         el("a", { class: "button", href: replayUrl }, "Open the replay"), " ",
         lobbyUrl ? el("a", { class: "button secondary", href: lobbyUrl }, "Back to the lobby (next game)") : "");

@@ -159,6 +159,13 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     else:
         raise AssertionError("Tab never reached the H card")
     expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    # the arrow keys walk the hand (X, H, H) and back, each focus with its own preview
+    merc.keyboard.press("ArrowLeft")
+    assert merc.evaluate("() => document.activeElement.dataset.card") == "X"
+    expect(merc.locator(".ent-preview")).to_contain_text("ONE")
+    merc.keyboard.press("ArrowRight")
+    assert merc.evaluate("() => document.activeElement.dataset.card") == "H"
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
     merc.keyboard.press("Enter")
     wait_seq(merc, 1)
     assert ships_of(merc) == {"mercurial": "PLUS", "rubicon": "ZERO"}

@@ -167,6 +167,16 @@ export function createBoard(root, { act, preview }) {
   wrap.append(main, side, announce);
   root.append(wrap);
   drawStatic();
+  // arrow keys move between the playable cards and buttons (Tab reaches them too)
+  actions.addEventListener("keydown", (e) => {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+    const all = [...actions.querySelectorAll("button")];
+    const i = all.indexOf(document.activeElement);
+    if (i < 0 || !all.length) return;
+    e.preventDefault();
+    const next = e.key === "Home" ? 0 : e.key === "End" ? all.length - 1 : (i + (e.key === "ArrowRight" ? 1 : -1) + all.length) % all.length;
+    all[next].focus();
+  });
 
   let last = null;
   let previewFor = null;  // the JSON of the action whose preview is drawn

@@ -60,13 +60,20 @@ const COMPONENT_ABBR = {
   "Quantum Programming": "QP", "Quantum Error Correction": "QEC", "Control Infrastructure": "CI",
   "Magnetic Shielding": "MS",
 };
-const CARD_HELP = {
-  H: "H: a Hadamard on your ship's qubit.",
-  X: "X: a bit flip on your ship's qubit.",
-  CNOT: "CNOT: your ship is the target, the other ship the control (a way in and out of Entanglion).",
-  SWAP: "SWAP: the two ships exchange their states.",
-};
+const cardHelp = (card) => (["H", "X", "CNOT", "SWAP"].includes(card) ? t(`help_${card}`) : card);
 const BASIS = ["|00⟩", "|01⟩", "|10⟩", "|11⟩"];
+
+// the board's words, in the reader's language (games/board_texts.py, put on the page by
+// {% board_texts %}); a missing page block shows the key, so a forgotten page is seen at once
+let TEXTS = null;
+function t(key, fields = {}) {
+  if (TEXTS === null) {
+    const node = document.getElementById("board-texts");
+    TEXTS = node ? JSON.parse(node.textContent) : {};
+  }
+  const text = TEXTS[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (fields[name] !== undefined ? String(fields[name]) : all));
+}
 
 function ensureCss() {
   if (document.getElementById(CSS_ID)) return;
@@ -125,17 +132,16 @@ function slotSeat(slot) { return slot ? slot.seat : null; }
 
 // an action's words, for its button and its screen-reader label (action shapes: engine docstring)
 function describe(a) {
-  const tunnel = a.tunnel ? " with Quantum Tunnel" : "";
-  if (a.play !== undefined) return `Play ${a.play}${tunnel}`;
-  if (a.mechanic !== undefined) return `Play ${a.mechanic} (The Mechanic)`;
-  if (a.exchange !== undefined) return `Exchange ${a.exchange}`;
-  if (a.retrieve) return `Retrieve the component${tunnel}`;
-  if (a.event !== undefined) return `Play ${a.event}` + (a.component ? `: move ${a.component}` : "");
-  if (a.trade) return `Trade your ${a.trade.give} for your partner's ${a.trade.take}`;
-  if (a.land) return `Land Mercurial on ${a.land.mercurial}, Rubicon on ${a.land.rubicon}`;
-  if (a.discard !== undefined) return `Discard ${a.discard}`;
-  if (a.keep !== undefined) return `Keep ${a.keep}`;
-  if (a.stop) return "Stop (end The Mechanic)";
+  if (a.play !== undefined) return t(a.tunnel ? "act_play_tunnel" : "act_play", { card: a.play });
+  if (a.mechanic !== undefined) return t("act_mechanic", { card: a.mechanic });
+  if (a.exchange !== undefined) return t("act_exchange", { card: a.exchange });
+  if (a.retrieve) return t(a.tunnel ? "act_retrieve_tunnel" : "act_retrieve");
+  if (a.event !== undefined) return t(a.component ? "act_bennett" : "act_event", { event: a.event, component: a.component });
+  if (a.trade) return t("act_trade", { give: a.trade.give, take: a.trade.take });
+  if (a.land) return t("act_land", { m: a.land.mercurial, r: a.land.rubicon });
+  if (a.discard !== undefined) return t("act_discard", { card: a.discard });
+  if (a.keep !== undefined) return t("act_keep", { card: a.keep });
+  if (a.stop) return t("act_stop");
   return JSON.stringify(a);
 }
 const cardOf = (a) => (typeof a.play === "string" ? a.play : typeof a.mechanic === "string" ? a.mechanic : null);
@@ -151,7 +157,7 @@ export function createBoard(root, { act, preview }) {
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
   const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "img", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
-  const galaxyTitle = s("title", { id: "ent-galaxy-title", text: "The Entanglion galaxy" });
+  const galaxyTitle = s("title", { id: "ent-galaxy-title", text: t("galaxy_title") });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);
   const staticLayer = s("g", { class: "ent-static" });
@@ -160,7 +166,7 @@ export function createBoard(root, { act, preview }) {
   galaxy.append(staticLayer, dynamicLayer, previewLayer);
   const galaxyBox = h("div", { class: "ent-galaxy-box" }, galaxy);
   const panels = h("div", { class: "ent-panels" });
-  const actions = h("div", { class: "ent-actions", role: "group", "aria-label": "Your actions" });
+  const actions = h("div", { class: "ent-actions", role: "group", "aria-label": t("your_actions") });
   const previewLine = h("p", { class: "ent-preview", role: "status", "aria-live": "polite" });
   const announce = h("p", { class: "ent-announce visually-hidden", role: "status", "aria-live": "polite" });
   main.append(galaxyBox, previewLine, actions, panels);
@@ -273,14 +279,13 @@ export function createBoard(root, { act, preview }) {
         s("text", { x: 0, y: 5, text: COMPONENT_ABBR[comp] || comp.slice(0, 2) })));
     }
     dynamicLayer.append(...shipsAt(here, ""));
-    galaxyDesc.textContent = `Mercurial (blue) is on ${here.mercurial || "?"}, Rubicon (red) on ${here.rubicon || "?"}. `
-      + `${Object.keys(onPlanets).length} components still lie on planets.`;
+    galaxyDesc.textContent = t("galaxy_desc", { m: here.mercurial || "?", r: here.rubicon || "?", n: Object.keys(onPlanets).length });
   }
 
   function planetLabel(planet, here, comp) {
     const who = SHIPS.filter((sh) => here[sh] === planet).map((sh) => SHIP_NAME[sh]);
-    return `${planet} ${SYMBOL[planet]}` + (comp ? `, holds the component ${comp}` : "")
-      + (who.length ? `; ${who.join(" and ")} ${who.length > 1 ? "are" : "is"} here` : "");
+    return `${planet} ${SYMBOL[planet]}` + (comp ? t("planet_component", { component: comp }) : "")
+      + (who.length > 1 ? t("planet_here_both") : who.length ? t("planet_here_one", { ship: who[0] }) : "");
   }
 
   // ------------------------------------------------------------------ panels
@@ -289,16 +294,17 @@ export function createBoard(root, { act, preview }) {
     const v = msg.view;
     panels.replaceChildren(trackPanel(v), controlPanel(msg), handsPanel(msg), eventsPanel(msg));
     const dice = (v.dice || []).map((e) => e.text).filter(Boolean);
-    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": "Dice of the last move" }, h("h3", { text: "Dice" }), ...dice.map((t) => h("p", { class: "small", text: t }))));
+    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": t("dice_label") }, h("h3", { text: t("dice") }), ...dice.map((t) => h("p", { class: "small", text: t }))));
     if (v.finished) {
+      const won = v.result === "won";
       panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}`, role: "status" },
-        h("strong", { text: v.result === "won" ? "All 8 components found: the ships won together." : "Detected at X: the ships were caught." })));
+        h("strong", { text: t(won ? "banner_won" : "banner_lost") })));
     }
   }
 
   function trackPanel(v) {
     const at = detectionIndex(v);
-    const svg = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": `Detection rate ${detectionRate(v)} (space ${at + 1} of 12; at X the ships are caught)` });
+    const svg = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": t("track_label", { rate: detectionRate(v), space: at + 1 }) });
     TRACK.forEach((value, i) => {
       const row = i < 6 ? 0 : 1;
       const col = i % 6;
@@ -311,51 +317,51 @@ export function createBoard(root, { act, preview }) {
         s("polygon", { points: hex }), s("text", { x: cx, y: cy + 6, text: value })));
     });
     return h("section", { class: "ent-panel ent-track-panel", "data-detection": at },
-      h("h3", { text: `Detection rate: ${detectionRate(v)}` }), svg);
+      h("h3", { text: t("track_title", { rate: detectionRate(v) }) }), svg);
   }
 
   function controlPanel(msg) {
     const slots = controlSlots(msg.view);
     const filled = slots.filter(Boolean).length;
-    const row = h("ol", { class: "ent-control", "aria-label": `Engine control: ${filled} of 6 slots full` });
+    const row = h("ol", { class: "ent-control", "aria-label": t("control_label", { n: filled }) });
     slots.forEach((slot, i) => {
       const seat = slotSeat(slot);
       const ship = shipOf(seat);
       row.append(h("li", { class: `ent-slot${slot ? " full " + (ship || "") : ""}`, "data-slot": i, "data-card": slot ? slot.card : null,
-        "aria-label": slot ? `slot ${i + 1}: ${slot.card} by ${SHIP_NAME[ship] || "?"}` : `slot ${i + 1}: empty` },
+        "aria-label": slot ? t("slot_full", { i: i + 1, card: slot.card, ship: SHIP_NAME[ship] || "?" }) : t("slot_empty", { i: i + 1 }) },
       h("span", { class: "ent-slot-card", text: slot ? slot.card : "" })));
     });
-    return h("section", { class: "ent-panel" }, h("h3", { text: `Engine control (${filled}/6)` }), row,
-      h("p", { class: "muted small", text: "When all 6 slots are full, a quantum event happens at the end of the turn." }));
+    return h("section", { class: "ent-panel" }, h("h3", { text: t("control_title", { n: filled }) }), row,
+      h("p", { class: "muted small", text: t("control_note") }));
   }
 
   function handsPanel(msg) {
     const v = msg.view;
     const me = seatOf(msg);
-    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: "Hands (open between partners)" }));
+    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: t("hands_title") }));
     hands(v).forEach((hand, seat) => {
       if (seat === me && (msg.legal || []).length) return;  // my playable hand is the action row
       const ship = SHIPS[seat];
       box.append(h("div", { class: `ent-hand ${ship}`, "data-seat": seat },
-        h("span", { class: "ent-hand-name", text: `${SHIP_NAME[ship]}${seat === me ? " (you)" : ""}: ` },
+        h("span", { class: "ent-hand-name", text: t(seat === me ? "hand_of_you" : "hand_of", { ship: SHIP_NAME[ship] }) },
           ...hand.map((c) => h("span", { class: `ent-card small k-${c}`, text: c })),
-          hand.length ? null : h("span", { class: "muted", text: "no cards" }))));
+          hand.length ? null : h("span", { class: "muted", text: t("no_cards") }))));
     });
     return box;
   }
 
   function eventsPanel(msg) {
     const v = msg.view;
-    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: "Event cards" }));
+    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: t("events_title") }));
     const held = eventHands(v);
     held.forEach((cards, seat) => {
       if (!cards || !cards.length) return;
-      box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]} keeps: ` }),
+      box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: t("keeps", { ship: SHIP_NAME[SHIPS[seat]] }) }),
         ...cards.map((c) => h("span", { class: "ent-event-card", text: c }))));
     });
     const discarded = v.event_discard || [];
-    if (discarded.length) box.append(h("p", {}, "Event discard: ", ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
-    box.append(h("p", { class: "muted", text: `Event deck: ${v.event_deck} cards · engine stack: ${v.engine_stack} cards` }));
+    if (discarded.length) box.append(h("p", {}, t("event_discard"), ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
+    box.append(h("p", { class: "muted", text: t("decks", { events: v.event_deck, engines: v.engine_stack }) }));
 
     return box;
   }
@@ -369,16 +375,16 @@ export function createBoard(root, { act, preview }) {
   function statePanel(v) {
     const st = shipState(v);
     const here = ships(v);
-    const box = h("section", { class: "ent-panel ent-state", "aria-label": "The ships' quantum state" }, h("h3", { text: "The ships' state" }));
+    const box = h("section", { class: "ent-panel ent-state", "aria-label": t("state_label") }, h("h3", { text: t("state_title") }));
     const where = inEntanglion(here.mercurial) && here.mercurial === here.rubicon
-      ? `Both ships orbit ${here.mercurial} ${SYMBOL[here.mercurial] || ""}: one entangled state.`
-      : `Mercurial on ${here.mercurial} ${SYMBOL[here.mercurial] || ""}, Rubicon on ${here.rubicon} ${SYMBOL[here.rubicon] || ""}: each ship has its own state.`;
+      ? t("state_inside", { planet: here.mercurial, symbol: SYMBOL[here.mercurial] || "" })
+      : t("state_outside", { m: here.mercurial, ms: SYMBOL[here.mercurial] || "", r: here.rubicon, rs: SYMBOL[here.rubicon] || "" });
     box.append(h("p", { class: "ent-where", text: where }));
     if (!st) return box;
-    box.append(h("p", { class: "ent-ket", "data-ket": st.ket, "aria-label": `state ${st.ket}` }, h("span", { class: "muted", text: "|Mercurial Rubicon⟩ = " }), st.ket));
+    box.append(h("p", { class: "ent-ket", "data-ket": st.ket, "aria-label": t("ket_label", { ket: st.ket }) }, h("span", { class: "muted", text: "|Mercurial Rubicon⟩ = " }), st.ket));
     const amps = st.amplitudes || [];
-    const table = h("table", { class: "ent-amps" }, h("caption", { class: "visually-hidden", text: "Amplitudes and probabilities" }),
-      h("tr", {}, h("th", { text: "basis" }), h("th", { text: "amplitude" }), h("th", { text: "probability" })));
+    const table = h("table", { class: "ent-amps" }, h("caption", { class: "visually-hidden", text: t("amps_caption") }),
+      h("tr", {}, h("th", { text: t("basis") }), h("th", { text: t("amplitude") }), h("th", { text: t("probability") })));
     amps.forEach((a, i) => {
       const value = typeof a === "object" && a !== null ? (a.re ?? a[0] ?? 0) : Number(a);
       const label = typeof a === "object" && a !== null && a.text ? a.text : fmt(value);
@@ -397,32 +403,32 @@ export function createBoard(root, { act, preview }) {
   function componentsPanel(v) {
     const held = componentsHeld(v);
     const found = held.reduce((n, list) => n + (list ? list.length : 0), 0);
-    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: `Components found: ${found} of 8` }));
+    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: t("found_title", { n: found }) }));
     held.forEach((list, seat) => {
       box.append(h("div", { class: `ent-held ${SHIPS[seat]}`, "data-seat": seat }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]}: ` }),
-        ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: "none yet" })])));
+        ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: t("none_yet") })])));
     });
     const rest = Object.entries(componentsOnPlanets(v));
-    if (rest.length) box.append(h("details", { class: "ent-rest" }, h("summary", { text: `Still out there (${rest.length})` }),
-      h("ul", {}, ...rest.map(([planet, c]) => h("li", { text: `${c} on ${planet}` })))));
+    if (rest.length) box.append(h("details", { class: "ent-rest" }, h("summary", { text: t("still_out", { n: rest.length }) }),
+      h("ul", {}, ...rest.map(([planet, c]) => h("li", { text: t("component_on", { component: c, planet }) })))));
     return box;
   }
 
   function analysisPanel(a) {
     const teacher = Array.isArray(a.routes);  // the routes are the teacher's only
-    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": teacher ? "Teacher analysis" : "Odds" },
-      h("h3", { text: teacher ? "Teacher: analysis" : "Odds" }));
+    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": t(teacher ? "teacher_analysis" : "odds") },
+      h("h3", { text: t(teacher ? "teacher_analysis" : "odds") }));
     if (a.detection_chance_next_arrival !== undefined) {
-      box.append(h("p", { class: "ent-detection-chance", text: `Chance of detection on the next arrival: ${Math.round(Number(a.detection_chance_next_arrival) * 100)}%` }));
+      box.append(h("p", { class: "ent-detection-chance", text: t("detection_chance", { p: Math.round(Number(a.detection_chance_next_arrival) * 100) }) }));
     }
     const step = (c) => `${c.card} (${SHIP_NAME[shipOf(c.seat)]})`;
     const routes = a.routes || [];
     if (routes.length) {
-      box.append(h("p", { class: "muted small", text: "Shortest card sequences to each remaining component, from the open hands (or with any cards):" }));
+      box.append(h("p", { class: "muted small", text: t("routes_note") }));
       box.append(h("ul", { class: "ent-routes" }, ...routes.map((r) => h("li", { "data-planet": r.planet },
-        h("b", { text: r.component }), ` on ${r.planet}: `,
-        r.from_hands ? (r.from_hands.length ? r.from_hands.map(step).join(" → ") : "the ships are there")
-          : (r.any_cards ? `not with these hands; with any cards: ${r.any_cards.map(step).join(" → ")}` : "no route")))));
+        h("b", { text: r.component }), t("route_on", { planet: r.planet }),
+        r.from_hands ? (r.from_hands.length ? r.from_hands.map(step).join(" → ") : t("route_here"))
+          : (r.any_cards ? t("route_other_cards", { cards: r.any_cards.map(step).join(" → ") }) : t("route_none"))))));
     }
     return box;
   }
@@ -434,8 +440,8 @@ export function createBoard(root, { act, preview }) {
     const key = JSON.stringify(a);
     return h("button", {
       type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key, "data-index": index,
-      "aria-label": `${describe(a)} for ${SHIP_NAME[shipOf(me)]}. ${CARD_HELP[card] || ""}`,
-      title: CARD_HELP[card] || card,
+      "aria-label": `${t("card_for", { action: describe(a), ship: SHIP_NAME[shipOf(me)] })} ${cardHelp(card)}`,
+      title: cardHelp(card),
       onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
       onmouseleave: () => clearPreview(a), onblur: () => clearPreview(a),
       onclick: () => { clearPreview(a, true); act(a); },
@@ -456,18 +462,18 @@ export function createBoard(root, { act, preview }) {
     const mechanic = pending && pending.kind === "mechanic" && pending.seat === me;
     const cards = mechanic ? (pending.cards || []) : (hands(msg.view)[me] || []);
     const plays = legal.filter(isCardPlay);
-    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": `Your engine cards (${SHIP_NAME[shipOf(me)]})` });
+    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": t("your_cards", { ship: SHIP_NAME[shipOf(me)] }) });
     cards.forEach((c, i) => {
       const a = plays.find((x) => cardOf(x) === c);
-      row.append(a ? cardButton(a, me, i) : h("span", { class: `ent-card k-${c} idle`, "data-card": c, "aria-label": `${c} (not playable now)`, text: c }));
+      row.append(a ? cardButton(a, me, i) : h("span", { class: `ent-card k-${c} idle`, "data-card": c, "aria-label": t("not_playable", { card: c }), text: c }));
     });
     const title = plays.length
-      ? (mechanic ? "The Mechanic: play one of these cards, or stop" : "Navigate: play a card (hover or focus it to see where it takes the ships)")
-      : "Your decision";
+      ? t(mechanic ? "title_mechanic" : "title_navigate")
+      : t("title_decision");
     actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
     const others = legal.filter((a) => !isCardPlay(a));
     if (others.length) {
-      actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": "Other actions" },
+      actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": t("other_actions") },
         ...others.map((a) => {
           const key = JSON.stringify(a);
           const kind = Object.keys(a).find((k) => k !== "tunnel") || "";
@@ -503,7 +509,7 @@ export function createBoard(root, { act, preview }) {
     previewLayer.replaceChildren();
     const card = cardOf(a);
     if (!reply || !reply.ok) {
-      previewLine.textContent = reply && reply.message ? reply.message : `${card}: no preview.`;
+      previewLine.textContent = reply && reply.message ? reply.message : t("no_preview", { card });
       return;
     }
     const r = reply.result || {};
@@ -524,10 +530,14 @@ export function createBoard(root, { act, preview }) {
       if (q) previewLayer.append(s("circle", { class: "ent-preview-ring", cx: q.x, cy: q.y, r: R + 8 }));
     }
     const extra = [];
-    if (r.state_after && r.state_after.ket) extra.push(`state ${r.state_after.ket}`);
-    if (r.orbital_check) extra.push("an orbital defense check follows");
-    if (r.component) extra.push(`the component there: ${r.component}`);
-    previewLine.textContent = (r.text || `${card}: ${moved.length ? moved.map((sh) => `${SHIP_NAME[sh]} → ${after[sh]}`).join(", ") : "nothing moves"}`)
+    if (r.state_after && r.state_after.ket) extra.push(t("preview_state", { ket: r.state_after.ket }));
+    if (r.orbital_check) extra.push(t("preview_check"));
+    if (r.component) extra.push(t("preview_component", { component: r.component }));
+    const me = SHIP_NAME[shipOf(seatOf(last))] || "";
+    const sentence = !moved.length ? t("preview_stay", { card, ship: me })
+      : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? t("preview_both", { card, planet: after.mercurial })
+        : t("preview_ships", { card, m: after.mercurial, r: after.rubicon });
+    previewLine.textContent = sentence
       + (extra.length ? ` (${extra.join("; ")})` : "");
     previewLine.dataset.after = JSON.stringify(after);
   }
@@ -564,14 +574,14 @@ export function createBoard(root, { act, preview }) {
     // co-operative: the two players win or lose together
     verdict(outcome) {
       if (!outcome) return null;
-      if (outcome.result === "won") return `You won together: all 8 components found in ${outcome.turns} turns!`;
-      return `The ships were caught (detection reached X) after ${outcome.turns} turns, with ${outcome.components} of 8 components: you lose together.`;
+      if (outcome.result === "won") return t("verdict_won", { turns: outcome.turns });
+      return t("verdict_lost", { turns: outcome.turns, found: outcome.components });
     },
     prompt(msg) {
       const legal = msg.legal || [];
       if (!legal.length) return "";
-      if (legal.some(isCardPlay)) return "Play an engine card (hover or focus it to preview the move), or take another action.";
-      return "Choose one of the buttons below the board.";
+      if (legal.some(isCardPlay)) return t("prompt_play");
+      return t("prompt_decide");
     },
   };
 }

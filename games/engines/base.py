@@ -48,6 +48,12 @@ class Game(Protocol):
     def circuit(self, state: State): ...
 
 
+def is_int(value: Any) -> bool:
+    """True for a real ``int`` (never a ``bool``): how every engine checks seats, squares,
+    cards and int options coming from JSON."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def chance(seed: int, action_number: int, salt: str = "") -> random.Random:
     """The PRNG for the chance results of one action: seeded from the match seed and the
     action number, so ``(game, variant, options, seed, actions)`` reproduces a match."""

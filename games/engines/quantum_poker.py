@@ -119,7 +119,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .base import Action, Event, IllegalAction, State, chance, clone
+from .base import Action, Event, IllegalAction, State, chance, clone, is_int
 
 SLUG = "quantum-poker"
 QUBITS_PER_PLAYER = 4
@@ -141,10 +141,6 @@ R2 = 1 / math.sqrt(2)
 
 
 # --------------------------------------------------------------------------- small helpers
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
 
 def _who(seat: int) -> str:
     return f"Player {seat + 1}"
@@ -261,12 +257,12 @@ class QuantumPoker:
 
     def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
               options: dict | None = None) -> State:
-        if not _is_int(players) or not self.min_players <= players <= self.max_players:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
             raise IllegalAction("bad_players", "QuantumPoker is for 2 to 5 players.")
         if variant not in self.variants:
             raise IllegalAction("bad_variant",
                                 f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
-        if not _is_int(seed):
+        if not is_int(seed):
             raise IllegalAction("bad_seed", "The seed must be an integer.")
         opts = _parse_options(options)
         state: State = {
@@ -299,7 +295,7 @@ class QuantumPoker:
         return [] if turn is None else [turn]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         hand = state["hand"]
         others = [s for s in hand["order"] if s != seat]
@@ -325,7 +321,7 @@ class QuantumPoker:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
             raise IllegalAction("match_over", "The match is over.")
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         move = _parse_action(state, seat, action)
         new = clone(state)
@@ -358,7 +354,7 @@ class QuantumPoker:
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> dict:
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
             raise IllegalAction("bad_seat", "No such seat.")
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
@@ -521,7 +517,7 @@ def _parse_options(options: Any) -> dict:
                 raise IllegalAction("bad_option", f"{key} must be true or false.")
         else:
             lo, hi = OPTION_RANGES[key]
-            if not _is_int(value) or not lo <= value <= hi:
+            if not is_int(value) or not lo <= value <= hi:
                 raise IllegalAction("bad_option",
                                     f"{key} must be a whole number from {lo} to {hi}.")
         opts[key] = value
@@ -550,7 +546,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
         raise _bad("malformed", 'An action has "card" and "target" (and "own" for SWAP), '
                                 'or is {"declare": true}.')
     card = action["card"]
-    if not _is_int(card):
+    if not is_int(card):
         raise _bad("malformed", '"card" must be the index of a community card.')
     if not 0 <= card < len(hand["community"]):
         raise _bad("no_such_card", f"There is no community card {card}.")
@@ -560,7 +556,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
     if not isinstance(target, dict) or set(target) != {"seat", "qubit"}:
         raise _bad("malformed", '"target" must be {"seat": s, "qubit": q}.')
     tseat, tq = target["seat"], target["qubit"]
-    if not _is_int(tseat) or not _is_int(tq):
+    if not is_int(tseat) or not is_int(tq):
         raise _bad("malformed", "Target seat and qubit must be whole numbers.")
     if not 0 <= tseat < state["players"] or not hand["in_hand"][tseat]:
         raise _bad("bad_target", "That seat has no qubit cards in this hand.")
@@ -572,7 +568,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
         if "own" not in action:
             raise _bad("malformed", 'SWAP needs "own": the index of your qubit to exchange.')
         own = action["own"]
-        if not _is_int(own):
+        if not is_int(own):
             raise _bad("malformed", '"own" must be a whole number.')
         if not 0 <= own < QUBITS_PER_PLAYER:
             raise _bad("bad_target", "Qubits are numbered 0 to 3.")

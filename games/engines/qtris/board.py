@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 import quantum as exact
+from games.engines.base import is_int
 
 from . import tiles as T
 from .weights import ONE, Weight, from_probability, parse
@@ -96,7 +97,7 @@ def parse_board(spec: Any, pairs: Any, tiles: T.TileSet, variant: str) -> Board:
             raise BoardError(f"pair {i + 1} must be an object with squares and state")
         sq = p.get("squares")
         if (not isinstance(sq, list) or len(sq) != 2
-                or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 9 for s in sq)
+                or not all(is_int(s) and 1 <= s <= 9 for s in sq)
                 or sq[0] == sq[1]):
             raise BoardError(f"pair {i + 1}: squares must be two different squares 1–9")
         a, b = sorted(sq)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import quantum as exact
+from games.engines.base import is_int
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board
@@ -179,7 +180,7 @@ def card_squares(card: str, action: dict) -> list[int]:
     from games.engines.base import IllegalAction
 
     def is_square(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 9
+        return is_int(x) and 1 <= x <= 9
 
     need = None if card == "I" else 2 if card == "CX" else 1
     if not set(action) <= {"card", "squares"} or (need is not None and "squares" not in action):

@@ -40,7 +40,7 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Action, Event, IllegalAction, State, chance
+from games.engines.base import Action, Event, IllegalAction, State, chance, is_int
 
 from . import tiles as T
 from .analysis import analyse_board
@@ -73,10 +73,6 @@ KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "ski
 
 def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def n_sides_of(variant: str) -> int:
@@ -137,7 +133,7 @@ class QTris:
         if variant not in VARIANTS:
             raise _illegal("bad_variant", f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
         n_sides = n_sides_of(variant)
-        if not _is_int(players) or not (max(2, n_sides) <= players <= 9):
+        if not is_int(players) or not (max(2, n_sides) <= players <= 9):
             raise _illegal("bad_players", f"{variant} needs {max(2, n_sides)}–9 players")
         unknown = set(options) - KNOWN_OPTIONS
         if unknown:
@@ -180,7 +176,7 @@ class QTris:
         if colors is not None:
             state["colors"] = self._parse_colors(colors, players, n_sides)
         if first_seat is not None:
-            if not _is_int(first_seat) or not 0 <= first_seat < players:
+            if not is_int(first_seat) or not 0 <= first_seat < players:
                 raise _illegal("bad_first_seat", f"first_seat must be a seat 0–{players - 1}")
             state["first_side"] = first_seat % n_sides
         if variant == "eve":
@@ -430,7 +426,7 @@ class QTris:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
                            f"(waiting for seats {self.to_act(state)})")
         if not isinstance(action, dict):
@@ -510,7 +506,7 @@ class QTris:
         hand = list(state["hands"][side])
         if not isinstance(choice, list):
             raise _illegal("bad_mulligan", "mulligan takes a list of card indexes or names")
-        if all(_is_int(x) for x in choice):
+        if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
                 raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
             keep = [c for i, c in enumerate(hand) if i not in choice]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from games.engines.base import Action, IllegalAction, State
+from games.engines.base import Action, IllegalAction, State, is_int
 
 from . import tiles as T
 from .analysis import analyse_board, describe_square
@@ -193,7 +193,7 @@ def _diff(a: Any, b: Any) -> Any:
 
 def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in game.to_act(state):
+    if not is_int(seat) or seat not in game.to_act(state):
         raise IllegalAction("not_your_turn", "you may not play now, so there is nothing to preview")
     if state["phase"] != "operations":
         raise IllegalAction("no_preview", "only card plays (in the operations phase) can be previewed")

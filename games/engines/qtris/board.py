@@ -377,3 +377,42 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
                        "result": colours, "probabilities": dist,
                        "text": f"{where}: {how} → {', '.join(colours)}"})
     return bits, events
+
+
+def display_squares(board: Board) -> list[dict[str, Any]]:
+    """Per square (1..9) display data: members with tile code, decoration, weights
+    (exact string and float), pair links (partner square, correlated, sign)."""
+    out: list[dict[str, Any]] = [{} for _ in range(9)]
+    for ci, comp in enumerate(board):
+        dist = component_distribution(comp).real
+        sq = comp["squares"]
+        for q, s in enumerate(sq):
+            partner = sq[1 - q] if len(sq) == 2 else None
+            if len(sq) == 1:
+                pw = float(dist[0])
+            else:
+                pw = float(dist[0] + dist[1]) if q == 0 else float(dist[0] + dist[2])
+            members = []
+            for tile, w in members_of(comp):
+                m: dict[str, Any] = {"weight": str(w), "p": float(w)}
+                if isinstance(tile, list):
+                    code = tile[q]
+                    m.update({"kind": "tile", "code": T.base_code(code),
+                              "decoration": "U" if code.startswith("U:") else None,
+                              "partner_code": tile[1 - q]})
+                elif len(sq) == 1:
+                    m.update({"kind": "tile", "code": T.base_code(tile),
+                              "decoration": "U" if tile.startswith("U:") else None})
+                else:
+                    bell = T.base_code(tile)
+                    deco = T.pair_decoration(tile)
+                    on_me = (deco == "H" and q == 0) or deco == f"U{q + 1}"
+                    m.update({"kind": "pair", "code": bell,
+                              "correlated": bell.startswith("phi"),
+                              "sign": bell[-1], "qubit": q + 1,
+                              "decoration": ("H" if deco == "H" else "U") if deco else None,
+                              "decorated_here": on_me})
+                members.append(m)
+            out[s - 1] = {"square": s, "component": ci, "partner": partner,
+                          "members": members, "p_white": pw}
+    return out

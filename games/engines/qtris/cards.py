@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 import quantum as exact
-from games.engines.base import is_int
+from games.engines.base import IllegalAction, is_int
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board
@@ -177,8 +177,6 @@ def physical_matrix(card: str, frame: bool) -> np.ndarray:
 def card_squares(card: str, action: dict) -> list[int]:
     """The squares a card action names, checked for shape: none or one for I, [control, target]
     for CX, one square for the others, each 1–9. Raises IllegalAction saying what is wrong."""
-    from games.engines.base import IllegalAction
-
     def is_square(x: Any) -> bool:
         return is_int(x) and 1 <= x <= 9
 
@@ -195,3 +193,32 @@ def card_squares(card: str, action: dict) -> list[int]:
         raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
                             + (" as [control, target]" if card == "CX" else ""))
     return list(squares)
+
+
+def check_play(board: Board, variant: str, hand: list[str], action: dict
+               ) -> tuple[str, list[int], Board, list[dict]]:
+    """The one check of a card action (``{"card", "squares"}`` or ``{"card", "discard": true}``)
+    against a board and the hand it is played from, shared by ``flow`` (apply) and ``preview``.
+
+    Returns ``(card, squares, board after, circuit ops)``; a discard names no square, leaves
+    the board as it is and adds no op. Raises IllegalAction saying what is wrong."""
+    card = action.get("card")
+    if card not in CARDS or card not in deck_composition(variant):
+        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
+    if card not in hand:
+        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
+    if "discard" in action:
+        if set(action) != {"card", "discard"}:
+            raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'discard']")
+        if action["discard"] is not True:
+            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
+        if legal_targets(board, variant, card):
+            raise IllegalAction("has_target", f"the {card} card has a legal target: "
+                                "it may be discarded only when it cannot be played")
+        return card, [], board, []
+    squares = card_squares(card, action)
+    try:
+        after, ops = play(board, variant, card, squares)
+    except CardError as exc:
+        raise IllegalAction(exc.code, exc.message) from None
+    return card, squares, after, ops

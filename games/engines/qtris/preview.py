@@ -25,8 +25,8 @@ from games.engines.base import Action, IllegalAction, State, is_int
 
 from . import tiles as T
 from .analysis import analyse_board, describe_square
-from .board import Board, component_index, members_of, p_white
-from .cards import CARDS, FRAME_CARDS, CardError, card_squares, deck_composition, play
+from .board import Board, component_index, display_squares, members_of, p_white
+from .cards import FRAME_CARDS, check_play, physical_matrix
 
 SQRT2 = math.sqrt(2.0)
 SQRT3 = math.sqrt(3.0)
@@ -85,15 +85,6 @@ def matrix_strings(m: np.ndarray) -> list[list[str]]:
     return [[_entry(z) for z in row] for row in m]
 
 
-def _physical(card: str, frame: bool) -> np.ndarray:
-    import quantum as exact
-
-    if card == "CX":
-        return exact.CX
-    g = exact.GATES[card] if card != "U" else exact.U
-    return exact.U @ g @ exact.U if frame else g
-
-
 def _component_text(comp: dict) -> tuple[str, list[dict[str, Any]]]:
     ms = members_of(comp)
     parts = []
@@ -137,7 +128,7 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
         comp = before[component_index(before, squares[0])]
         q = comp["squares"].index(squares[0])
         frame = any(T.is_u_decorated(t, q) for t, _ in members_of(comp))
-    matrix = matrix_strings(_physical(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
+    matrix = matrix_strings(physical_matrix(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
     touched_squares = sorted({s for c in _touched(before, squares) + _touched(after, squares)
                               for s in c["squares"]}) if squares else []
     b_texts, b_parts = _texts(before, squares)
@@ -201,33 +192,12 @@ def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
         raise IllegalAction("bad_action", "an action must be an object")
     if "eve_measure" in action:
         raise IllegalAction("no_preview", "a measurement cannot be previewed: its result is left to chance")
-    card = action.get("card")
     variant = state["variant"]
-    if card not in CARDS or card not in deck_composition(variant):
-        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
     side = seat % state["n_sides"]
-    if card not in state["hands"][side]:
-        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
     board = state["board"]
     colors = state["colors"]
+    card, squares, new_board, _ops = check_play(board, variant, state["hands"][side], action)
     before = odds(board, colors, variant)
-    if "discard" in action:
-        if set(action) != {"card", "discard"} or action["discard"] is not True:
-            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
-        from .cards import legal_targets
-
-        if legal_targets(board, variant, card):
-            raise IllegalAction("has_target", f"the {card} card has a legal target: "
-                                "it may be discarded only when it cannot be played")
-        new_board, squares = board, []
-    else:
-        squares = card_squares(card, action)
-        try:
-            new_board, _ops = play(board, variant, card, squares)
-        except CardError as exc:
-            raise IllegalAction(exc.code, exc.message) from None
-    from .flow import display_squares
-
     after = odds(new_board, colors, variant)
     explain = explain_play(board, new_board, variant, card, squares)
     if "discard" in action:

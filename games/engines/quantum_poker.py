@@ -119,6 +119,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+import quantum
+
 from .base import Action, Event, IllegalAction, State, chance, clone, is_int
 
 SLUG = "quantum-poker"
@@ -137,7 +141,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 OPTION_RANGES = {"community_cards": (1, 10), "hands": (1, 100), "starting_chips": (8, 1000)}
 EPS = 1e-9
-R2 = 1 / math.sqrt(2)
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -170,18 +173,9 @@ def _basis_amps(value: int) -> list:
 
 
 def _gate(amps: list, gate: str) -> list:
-    a, b = _amps_to_c(amps)
-    if gate == "X":
-        a, b = b, a
-    elif gate == "Y":
-        a, b = -1j * b, 1j * a
-    elif gate == "Z":
-        b = -b
-    elif gate == "H":
-        a, b = (a + b) * R2, (a - b) * R2
-    else:  # pragma: no cover - internal
-        raise ValueError(gate)
-    return _c_to_amps(a, b)
+    """The real one-qubit gate (``quantum.GATES``: X, Y, Z, H) on a card's amplitudes."""
+    a, b = quantum.GATES[gate] @ np.array(_amps_to_c(amps))
+    return _c_to_amps(complex(a), complex(b))
 
 
 def _p1(amps: list) -> float:
@@ -211,37 +205,9 @@ def _run_gates(initial: int, gates: list[str]) -> list:
     return amps
 
 
-def _fmt_coef(c: complex) -> str:
-    re, im = round(c.real, 3), round(c.imag, 3)
-    if abs(im) < 1e-9:
-        return f"{re:g}"
-    if abs(re) < 1e-9:
-        return "i" if im == 1 else "-i" if im == -1 else f"{im:g}i"
-    return f"({re:g}{im:+g}i)"
-
-
 def ket(amps: list) -> str:
-    """A readable ket for one qubit, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.707|0⟩ - 0.707|1⟩``."""
-    a, b = _amps_to_c(amps)
-    p1 = _p1(amps)
-    if p1 == 0.0:
-        phase = a / abs(a)
-        return "|0⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|0⟩"
-    if p1 == 1.0:
-        phase = b / abs(b)
-        return "|1⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|1⟩"
-    if abs(abs(a) - abs(b)) < 1e-6:
-        ratio = b / a
-        names = {1: "|+⟩", -1: "|−⟩", 1j: "|+i⟩", -1j: "|−i⟩"}
-        for r, name in names.items():
-            if abs(ratio - r) < 1e-6:
-                phase = a / abs(a)
-                if abs(phase - 1) < 1e-6:
-                    return name
-                return f"{_fmt_coef(phase)}{name}"
-    sign = "-" if b.real < 0 and abs(b.imag) < 1e-9 else "+"
-    b_txt = _fmt_coef(-b) if sign == "-" else _fmt_coef(b)
-    return f"{_fmt_coef(a)}|0⟩ {sign} {b_txt}|1⟩"
+    """A readable ket for one qubit card, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.6|0⟩ + 0.8|1⟩``."""
+    return quantum.kets.qubit(*_amps_to_c(amps))
 
 
 # --------------------------------------------------------------------------- the game

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-import quantum as exact
+import quantum
 from games.engines.base import is_int
 
 from . import tiles as T
@@ -178,7 +178,7 @@ def random_board(rng: random.Random, variant: str) -> Board:
 
 def component_distribution(comp: Component) -> np.ndarray:
     """Outcome probabilities of a component in the colour basis (index: lower square = high bit)."""
-    return exact.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
+    return quantum.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
 
 
 def joint_distribution(board: Board) -> np.ndarray:
@@ -229,7 +229,7 @@ def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.
     outcomes: dict[tuple[int, ...], list[tuple[Any, Weight]]] = {}
     totals: dict[tuple[int, ...], Weight] = {}
     for tile, w in members_of(comp):
-        for bits, p, post in exact.measure(T.state(tile), qubits, n, basis):
+        for bits, p, post in quantum.measure(T.state(tile), qubits, n, basis):
             pw = from_probability(p)
             if n == 1:
                 new = LABELS[basis][bits[0]]
@@ -239,7 +239,7 @@ def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.
                     labels[q] = LABELS[basis][b]
                 if len(qubits) == 1:
                     other = 1 - qubits[0]
-                    factors = exact.split_product(post)
+                    factors = quantum.split_product(post)
                     assert factors is not None
                     resid = factors[other] / np.linalg.norm(factors[other])
                     exp = frozenset({"U@0"}) if T.is_u_decorated(tile, other) else frozenset()
@@ -287,14 +287,7 @@ def measure_seen(board: Board, squares: list[int], basis: str, tiles: T.TileSet,
     i = component_index(board, squares[0])
     comp = board[i]
     results = measure_component(comp, squares, basis, tiles)
-    acc = 0.0
-    chosen = results[-1]
-    for r in results:
-        acc += float(r[1])
-        if u < acc:
-            chosen = r
-            break
-    bits, p, post = chosen
+    bits, p, post = results[quantum.sample([float(r[1]) for r in results], u)]
     new = sort_board(board[:i] + board[i + 1:] + make_component(comp["squares"], post))
     return new, bits, float(p)
 
@@ -343,13 +336,7 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
     events = []
     for comp in sort_board(board):
         dist = [float(p) for p in component_distribution(comp).real]
-        u = rng.random()
-        acc, pick = 0.0, len(dist) - 1
-        for k, p in enumerate(dist):
-            acc += p
-            if u < acc:
-                pick = k
-                break
+        pick = quantum.sample(dist, rng.random())
         certain = max(dist) > 1 - 1e-9
         rng_roll = rng.random()
         d100 = None

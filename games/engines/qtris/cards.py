@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-import quantum as exact
+import quantum
 from games.engines.base import IllegalAction, is_int
 
 from . import tiles as T
@@ -68,10 +68,10 @@ def play_single(board: Board, variant: str, card: str, square: int
     physical = set()
     for tile, w in members_of(comp):
         frame = card in FRAME_CARDS and T.is_u_decorated(tile, q)
-        gate = exact.GATES[card]
-        phys = exact.U @ gate @ exact.U if frame else gate
+        gate = quantum.GATES[card]
+        phys = quantum.U @ gate @ quantum.U if frame else gate
         physical.add(frame)
-        psi = exact.apply(T.state(tile), phys, [q], n)
+        psi = quantum.apply(T.state(tile), phys, [q], n)
         expected = T.decorations(tile)
         if card == "U":
             expected = _toggle(expected, f"U@{q}")
@@ -116,7 +116,7 @@ def play_cx(board: Board, variant: str, control: int, target: int
     qc, qt = squares.index(control), squares.index(target)
     new_members = []
     for tile, w in pairs:
-        psi = exact.apply(T.state(tile), exact.CX, [qc, qt], 2)
+        psi = quantum.apply(T.state(tile), quantum.CX, [qc, qt], 2)
         new = T.recognise(psi, tiles, frozenset())
         if new is None:
             raise CardError("not_a_tile", f"CX from square {control} to square {target} would "
@@ -170,8 +170,8 @@ def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
 
 
 def physical_matrix(card: str, frame: bool) -> np.ndarray:
-    g = exact.GATES[card]
-    return exact.U @ g @ exact.U if frame else g
+    g = quantum.GATES[card]
+    return quantum.U @ g @ quantum.U if frame else g
 
 
 def card_squares(card: str, action: dict) -> list[int]:

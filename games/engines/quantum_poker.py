@@ -848,7 +848,7 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
             if physics:
                 p1 = _p1(q["amps"])
                 if 0.0 < p1 < 1.0:
-                    value = 1 if rng.random() < p1 else 0
+                    value = (1, 0)[quantum.sample([p1, 1 - p1], rng.random())]  # 1 listed first
                     events.append({"type": "measure", "seat": s, "qubit": slot, "value": value,
                                    "p1": _round(p1),
                                    "text": f"Measuring {_who(s)}'s qubit {slot + 1} "

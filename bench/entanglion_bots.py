@@ -1,5 +1,6 @@
-"""Entanglion bots: win rate of bot+bot over seeded games, random+random for comparison, and
-the median decision time. Run: .venv/bin/python bench/entanglion_bots.py [games] [variant]"""
+"""Entanglion bots: win rate of the partner bot with itself over seeded games, with a random
+partner on either seat (a weak student), random+random for comparison, and the median
+decision time. Run: .venv/bin/python bench/entanglion_bots.py [games] [variant]"""
 from __future__ import annotations
 
 import random
@@ -35,7 +36,8 @@ def play(levels: tuple[str, str], seed: int, variant: str, times: list[float]) -
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     variant = sys.argv[2] if len(sys.argv) > 2 else "easy"
-    for levels in (("partner", "partner"), ("random", "random")):
+    for levels in (("partner", "partner"), ("partner", "random"), ("random", "partner"),
+                   ("random", "random")):
         times: list[float] = []
         t0 = time.perf_counter()
         outs = [play(levels, seed, variant, times) for seed in range(games)]

@@ -65,6 +65,9 @@ class PartnerBot:
     """A co-operative planner (see the module docstring)."""
 
     label = "Partner"
+    risk_weight = 4.0     # plies an orbital check is worth per unit of detection chance
+    wait_cost = 1.5       # an exchange: a ply that moves nothing (and cycles the deck)
+    defer_retrieval = True  # leave a retrieval to the partner whose roll is better
 
     # ----------------------------------------------------------------- planning
 
@@ -80,7 +83,7 @@ class PartnerBot:
         if not targets:
             return 0.0
         risk = [_risk(view, 0), _risk(view, 1)]
-        weight = 6.0
+        weight = self.risk_weight
         best = float("inf")
         start = ((ships["mercurial"], ships["rubicon"]), tuple(tuple(sorted(h)) for h in hands),
                  mover)
@@ -116,7 +119,7 @@ class PartnerBot:
                         seen[node] = c
                         nxt.append((node, c))
             frontier = nxt
-        return best + (weight * risk[mover] if start_risky else 0.0)
+        return best + (weight * risk[1 - mover] if start_risky else 0.0)
 
     def _after_play(self, view: dict, seat: int, card: str) -> tuple[dict, list[list[str]]]:
         ships = move(view["ships"], SHIPS[seat], card)
@@ -172,7 +175,15 @@ class PartnerBot:
         retrieve = [a for a in legal if "retrieve" in a]
         if retrieve:
             tunnel = [a for a in retrieve if a.get("tunnel")]
-            return tunnel[0] if tunnel and risky else retrieve[0]
+            if tunnel and risky:
+                return tunnel[0]
+            mine, theirs = (view["detection"]["pass_chance"][str(s)] for s in (seat, 1 - seat))
+            exchanges = [a for a in legal if "exchange" in a]
+            if self.defer_retrieval and theirs > mine + 1e-9 and exchanges:
+                # the partner rolls better: let them retrieve next turn, swap a card meanwhile
+                return min(exchanges, key=lambda a: self._card_value(view, seat, a["exchange"],
+                                                                     keep=False))
+            return retrieve[0]
         plays = [a for a in legal if "play" in a and not a.get("tunnel")]
         scored = []
         for action in plays:
@@ -182,7 +193,7 @@ class PartnerBot:
             use_tunnel = check and risky and tunnel in legal
             cost = self._plan(view, ships, hands, 1 - seat, start_risky=check and not use_tunnel)
             scored.append((cost, tunnel if use_tunnel else action))
-        waiting = self._plan(view, view["ships"], view["hands"], 1 - seat) + 0.5
+        waiting = self._plan(view, view["ships"], view["hands"], 1 - seat) + self.wait_cost
         events = [a for a in legal if "event" in a]
         for action in events:
             card = action["event"]

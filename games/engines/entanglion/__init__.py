@@ -6,7 +6,8 @@ Pure Python, no Django. ``GAME`` implements the shared engine protocol. Modules,
 event cards, components, dice, detection track), ``options`` (validated setup options),
 ``rules`` (drawing/PROBE, defense rolls, detection, quantum events, component effects, the
 step queue), ``flow`` (the Game object, actions, views), ``kets`` (state text), ``analysis``,
-``preview``, ``circuit`` (qiskit only there).
+``preview``, ``circuit`` (qiskit only there). ``BOARD`` (also in every view) is the static map
+for drawing; ``describe(ships)`` the state text of any position.
 
 Seats: exactly 2. Seat 0 = **Mercurial** (blue, qubit q0, the *left* factor of every ket),
 seat 1 = **Rubicon** (red, q1). Variants: ``easy`` (detection starts on 1), ``hard`` (on 3).
@@ -82,8 +83,9 @@ only. ``preview(state, seat, action)``: see ``preview``. ``circuit(state)``: see
 """
 from __future__ import annotations
 
-from .flow import Entanglion
+from .flow import BOARD, Entanglion
+from .kets import describe
 
 GAME = Entanglion()
 
-__all__ = ["GAME", "Entanglion"]
+__all__ = ["BOARD", "GAME", "Entanglion", "describe"]

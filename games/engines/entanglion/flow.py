@@ -585,7 +585,7 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "events": clone(state["events"]),
         "options": {k: state["options"][k] for k in ("bit_flip_only_if_lower",
                                                      "interconnect_anywhere")},
-        "board": BOARD,
+        "board": clone(BOARD),
         "finished": state["finished"],
         "result": state["result"],
         "outcome": game.outcome(state),

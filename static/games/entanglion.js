@@ -9,8 +9,9 @@
 // (exchange, retrieve, event cards, decisions the rules ask for) is a button of its own.
 // Renders replay frames too ({view, legal: []}) and the teacher's analysis.
 
+import { h, svg } from "../js/svg.js";
+
 const CSS_ID = "entanglion-css";
-const NS = "http://www.w3.org/2000/svg";
 const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
 const VIEW_H = 870;                // the drawing stops below MINUS (the map's corner art is left out)
 const R = 40;                      // planet radius
@@ -84,23 +85,11 @@ function ensureCss() {
   document.head.append(link);
 }
 
-function h(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  return fill(n, attrs, children);
-}
+// SVG elements with children (svg.js's svg() takes a text only)
 function s(tag, attrs = {}, ...children) {
-  const n = document.createElementNS(NS, tag);
-  return fill(n, attrs, children);
-}
-function fill(n, attrs, children) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") n.setAttribute("class", v);
-    else if (k === "text") n.textContent = v;
-    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  const { text, ...rest } = attrs;
+  const n = svg(tag, rest, text);
+  for (const c of children.flat()) if (c) n.append(c);
   return n;
 }
 

@@ -1,5 +1,5 @@
-"""A board's words come from gettext (games/board_texts.py) onto the pages that draw it: every
-key the Entanglion board script asks for has a text, and the play page carries them."""
+"""The Entanglion board script against the rules and gettext: it draws exactly the engine's paths
+and layout, and every word it shows comes from games/board_texts.py onto the pages that draw it."""
 from __future__ import annotations
 
 import re
@@ -31,3 +31,19 @@ def test_the_texts_are_translated_strings_and_reach_the_page_as_json():
     html = Template("{% load board %}{% board_texts 'entanglion' %}").render(Context({}))
     assert html.startswith('<script id="board-texts" type="application/json">')
     assert "Detection rate: {rate}" in html and "<script>" not in html
+
+
+def test_the_board_draws_exactly_the_engines_paths_and_layout():
+    """The drawing's path list (colour = who may use a path) and planet positions are the rules'
+    own (sheet §3.2, §3.5): a path drawn for the wrong ship would mislead the players."""
+    from games.engines.entanglion.planets import LAYOUT, PATHS
+
+    source = SCRIPT.read_text()
+    drawn = {(frozenset((a, b)), cards, who) for a, b, cards, who in
+             re.findall(r'\["([A-Z ]+)", "([A-Z ]+)", "([A-Z/]+)", "(both|mercurial|rubicon)"', source)}
+    rules = {(frozenset((a, b)), "/".join(cards), "both" if len(ships) == 2 else ships[0])
+             for a, b, cards, ships in PATHS}
+    assert drawn == rules
+    layout = {name: (float(x), float(y)) for name, x, y in
+              re.findall(r'"([A-Z ]+)": \[([0-9.]+), ([0-9.]+)\]', source)}
+    assert layout == LAYOUT

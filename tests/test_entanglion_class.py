@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from classrooms import selectors, services
+from classrooms.models import ClassSession
 from games import services as match_services
 from games.engines import get_game
 from games.models import Match
@@ -131,3 +132,19 @@ def test_an_unknown_bot_level_is_refused_and_random_is_offered(classroom):
         services.open_session(classroom, "entanglion", bot_level="genius")
     assert caught.value.code == "bad_bot" and "partner" in caught.value.message
     assert services.open_session(classroom, "entanglion", bot_level="random").bot_level == "random"
+
+
+def test_the_teacher_picks_entanglion_on_the_class_page_with_its_partner_bot(client, classroom):
+    client.force_login(classroom.teacher)
+    url = reverse("classrooms:classroom", args=[classroom.pk])
+    page = client.get(url).content.decode()
+    assert '<option value="entanglion">Entanglion</option>' in page and '"partner"' in page
+    response = client.post(url, {"game": "entanglion", "variant": "hard", "table_size": 2,
+                                 "bot_level": "strong", "show_odds": "on", "options": ""})
+    assert response.status_code == 302
+    session = ClassSession.objects.get()
+    assert (session.game, session.variant, session.bot_level) == ("entanglion", "hard", "partner")
+    bad = client.post(url, {"game": "entanglion", "variant": "easy", "table_size": 3, "bot_level": "partner",
+                            "options": ""})
+    assert bad.status_code == 200 and "seat 2 to 2" in bad.content.decode()
+    assert ClassSession.objects.count() == 1

@@ -151,8 +151,9 @@ export function createBoard(root, { act, preview }) {
   galaxy.append(galaxyTitle, galaxyDesc);
   const staticLayer = s("g", { class: "ent-static" });
   const dynamicLayer = s("g", { class: "ent-dynamic" });
+  const shipLayer = s("g", { class: "ent-ships" });
   const previewLayer = s("g", { class: "ent-preview-layer", "aria-hidden": "true" });
-  galaxy.append(staticLayer, dynamicLayer, previewLayer);
+  galaxy.append(staticLayer, dynamicLayer, shipLayer, previewLayer);
   const galaxyBox = h("div", { class: "ent-galaxy-box" }, galaxy);
   const panels = h("div", { class: "ent-panels" });
   const actions = h("div", { class: "ent-actions", role: "group", "aria-label": t("your_actions") });
@@ -231,21 +232,30 @@ export function createBoard(root, { act, preview }) {
       s("circle", { cx: 0, cy: -6, r: 3.5, class: "ent-ship-window" }));
   }
 
-  function shipsAt(shipPos, cls) {
-    const out = [];
-    const m = shipPos.mercurial, r = shipPos.rubicon;
-    for (const ship of SHIPS) {
-      const planet = shipPos[ship];
-      const p = pos(planet);
-      if (!p) continue;
-      const together = m && m === r;
-      const dx = ship === "mercurial" ? -(R + 14) : R + 14;
-      out.push(shipGlyph(ship, p.x + (together ? dx : dx * 0.9), p.y + 8, cls));
-    }
-    return out;
+  // where a ship is drawn beside its planet (Mercurial on the left, Rubicon on the right)
+  function shipSpot(ship, planet) {
+    const p = pos(planet);
+    return p ? { x: p.x + (ship === "mercurial" ? -(R + 14) : R + 14), y: p.y + 8 } : null;
   }
 
-  function drawDynamic(msg) {
+  function shipsAt(shipPos, cls) {
+    return SHIPS.map((ship) => [ship, shipSpot(ship, shipPos[ship])]).filter(([, q]) => q)
+      .map(([ship, q]) => shipGlyph(ship, q.x, q.y, cls));
+  }
+
+  // the two ships stay the same elements and glide to their new planets (a CSS transition)
+  function placeShips(here, animate) {
+    if (!shipLayer.childElementCount) shipLayer.append(...SHIPS.map((ship) => shipGlyph(ship, 0, 0, "")));
+    shipLayer.classList.toggle("gliding", !!animate);
+    for (const node of shipLayer.children) {
+      const q = shipSpot(node.dataset.ship, here[node.dataset.ship]);
+      node.removeAttribute("transform");
+      node.classList.toggle("hidden", !q);
+      if (q) node.style.transform = `translate(${q.x}px, ${q.y}px)`;
+    }
+  }
+
+  function drawDynamic(msg, animate) {
     const v = msg.view;
     dynamicLayer.replaceChildren();
     const here = ships(v);
@@ -267,7 +277,7 @@ export function createBoard(root, { act, preview }) {
         s("rect", { x: -17, y: -12, width: 34, height: 24, rx: 5 }),
         s("text", { x: 0, y: 5, text: COMPONENT_ABBR[comp] || comp.slice(0, 2) })));
     }
-    dynamicLayer.append(...shipsAt(here, ""));
+    placeShips(here, animate);
     galaxyDesc.textContent = t("galaxy_desc", { m: here.mercurial || "?", r: here.rubicon || "?", n: Object.keys(onPlanets).length });
   }
 
@@ -544,7 +554,7 @@ export function createBoard(root, { act, preview }) {
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
     const focused = active ? active.dataset.action : null;
     const focusedIndex = active ? active.dataset.index : undefined;
-    drawDynamic(msg);
+    drawDynamic(msg, animate);
     drawPanels(msg);
     drawActions(msg);
     drawSide(msg);

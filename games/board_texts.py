@@ -86,6 +86,12 @@ ENTANGLION = {
     "preview_ships": _("{card} would take Mercurial to {m} and Rubicon to {r}."),
     "verdict_won": _("You won together: all 8 components found in {turns} turns!"),
     "verdict_lost": _("The ships were caught (detection reached X) after {turns} turns, with {found} of 8 components: you lose together."),
+    "say_play": _("{ship} played {card}."),
+    "say_both": _("Both ships orbit {planet}, state {ket}."),
+    "say_ships": _("Mercurial is on {m}, Rubicon on {r}."),
+    "say_found": _("Component found: {component}."),
+    "say_detection": _("Detection rate now {rate}."),
+    "say_your_turn": _("Your turn."),
     "prompt_play": _("Play an engine card (hover or focus it to preview the move), or take another action."),
     "prompt_decide": _("Choose one of the buttons below the board."),
 }

@@ -100,6 +100,9 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
         expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "(|00⟩+|11⟩)/√2")
         expect(page.locator(".ent-amps tr[data-basis='|11⟩']")).to_contain_text("1/√2")
     rub.screenshot(path=f"{SHOTS}/entanglion-entered.png", full_page=True)
+    # Mercurial's screen reader hears the partner's move, where the ships are and whose turn it is
+    expect(merc.locator(".ent-announce")).to_have_text(
+        "Rubicon played CNOT. Both ships orbit PHI PLUS, state (|00⟩+|11⟩)/√2. Your turn.")
 
     # 3. a quick signal: Rubicon says "Retrieve now"; Mercurial (only) hears it
     rub.locator("[data-phrase='retrieve_now']").click()
@@ -172,7 +175,7 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     # screen readers: the galaxy, planets and track are labelled; changes are announced
     assert merc.locator(".ent-galaxy title").first.text_content()
     expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
-    expect(merc.locator(".ent-announce")).to_contain_text("Mercurial plays H")
+    expect(merc.locator(".ent-announce")).to_have_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO.")
     assert merc.evaluate(NO_SIDEWAYS) <= 0
 
 

@@ -541,12 +541,32 @@ export function createBoard(root, { act, preview }) {
     previewLine.dataset.after = JSON.stringify(after);
   }
 
-  function announceEvents(msg) {
-    const texts = (msg.events || []).map((e) => e.text).filter(Boolean);
-    if (texts.length) announce.textContent = texts.slice(-4).join(" ");
+  // what changed, told to screen readers in the reader's language: the cards played, where the
+  // ships are now, components found, the detection rate, whose turn it is
+  function announceChange(before, msg) {
+    const v = msg.view;
+    const said = [];
+    for (const e of msg.events || []) {
+      if (e.type === "play" && e.card) said.push(t("say_play", { ship: SHIP_NAME[shipOf(e.seat)], card: e.card }));
+    }
+    const here = ships(v);
+    if (!before || before.ships.mercurial !== here.mercurial || before.ships.rubicon !== here.rubicon) {
+      said.push(inEntanglion(here.mercurial) && here.mercurial === here.rubicon
+        ? t("say_both", { planet: here.mercurial, ket: v.state ? v.state.ket : "" })
+        : t("say_ships", { m: here.mercurial, r: here.rubicon }));
+    }
+    const found = componentsHeld(v).flat();
+    const had = before ? componentsHeld(before).flat() : [];
+    for (const c of found) if (!had.includes(c)) said.push(t("say_found", { component: c }));
+    if (before && detectionIndex(before) !== detectionIndex(v)) said.push(t("say_detection", { rate: detectionRate(v) }));
+    const won = v.result === "won";
+    if (v.finished) said.push(t(won ? "banner_won" : "banner_lost"));
+    else if (seatOf(msg) !== null && (msg.to_act || []).includes(seatOf(msg))) said.push(t("say_your_turn"));
+    if (said.length) announce.textContent = said.join(" ");
   }
 
   function render(msg, { animate } = {}) {
+    const before = last ? last.view : null;
     last = msg;
     previewCache.clear();
     if (msg.seq !== undefined) root.dataset.seq = msg.seq;
@@ -564,7 +584,7 @@ export function createBoard(root, { act, preview }) {
         || [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
       if (again) again.focus({ preventScroll: true });
     }
-    if (animate) announceEvents(msg);
+    if (animate) announceChange(before, msg);
   }
 
   return {

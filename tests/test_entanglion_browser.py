@@ -210,3 +210,27 @@ def test_every_frame_of_a_whole_bot_game_draws_without_an_error(chromium, server
     expect(page.locator(".ent-banner")).to_be_visible()  # the last frame: won or caught
     expect(page.locator("#step-text")).to_contain_text("together")
     page.screenshot(path=f"{SHOTS}/entanglion-replay-end.png", full_page=True)
+
+
+def test_a_student_alone_flies_with_the_partner_bot(chromium, server, teacher):
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("entanglion", variant="easy", options=FIRST_GAME)  # default bot: the partner
+    page = student_joins(chromium, server, session["join_code"], "Solo")
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    expect(page.locator(".ent-galaxy")).to_be_visible(timeout=10_000)
+    expect(page.locator(".player", has_text="Bot")).to_be_visible()
+    assert Match.objects.get().seats.get(bot__gt="").bot == "partner"
+    expect(page.locator("#turn")).to_contain_text("Your turn", timeout=15_000)
+    before = Match.objects.get().seq
+    page.locator("button.ent-card").first.click()
+    for _ in range(150):  # stored, and the bot has answered in the same request
+        if Match.objects.get().seq >= before + 2:
+            break
+        page.wait_for_timeout(100)
+    match = Match.objects.get()
+    assert match.seq >= before + 2 and match.actions.filter(by_bot=True).exists()
+    wait_seq(page, match.seq)
+    if match.status == Match.Status.PLAYING:
+        expect(page.locator("#turn")).to_contain_text("Your turn")

@@ -177,6 +177,11 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
     expect(merc.locator(".ent-announce")).to_have_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO.")
     assert merc.evaluate(NO_SIDEWAYS) <= 0
+    # the partner moves; at Mercurial's next turn the keyboard focus is back on the hand
+    seats[1].locator("button.ent-card[data-card='CNOT']").click()
+    wait_seq(merc, 2)
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    expect(merc.locator("button.ent-card").first).to_be_focused()
 
 
 def test_every_frame_of_a_whole_bot_game_draws_without_an_error(chromium, server, teacher):

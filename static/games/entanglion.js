@@ -175,6 +175,8 @@ export function createBoard(root, { act, preview }) {
   });
 
   let last = null;
+  let playedByKeyboard = false;  // the last action was taken from a focused button (Enter/Space)
+  actions.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") playedByKeyboard = true; });
   let previewFor = null;  // the JSON of the action whose preview is drawn
   const previewCache = new Map();
 
@@ -574,6 +576,8 @@ export function createBoard(root, { act, preview }) {
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
     const focused = active ? active.dataset.action : null;
     const focusedIndex = active ? active.dataset.index : undefined;
+    // focus that fell to the page when the played button went away: the hand gets it back
+    const wasFocused = playedByKeyboard && (!document.activeElement || document.activeElement === document.body);
     drawDynamic(msg, animate);
     drawPanels(msg);
     drawActions(msg);
@@ -583,6 +587,10 @@ export function createBoard(root, { act, preview }) {
       const again = [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused && n.dataset.index === focusedIndex)
         || [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
       if (again) again.focus({ preventScroll: true });
+    } else if (animate && wasFocused && (msg.legal || []).length) {
+      // the keyboard player's card went with the last move: their turn again starts on the hand
+      const first = actions.querySelector("button");
+      if (first) { first.focus({ preventScroll: true }); playedByKeyboard = false; }
     }
     if (animate) announceChange(before, msg);
   }

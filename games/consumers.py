@@ -1,8 +1,8 @@
 """The live match socket: ``/ws/matches/<id>/``.
 
 Client → server: ``{"type": "act", "seq": n, "action": {...}}`` (n = number of actions the
-client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine has
-``preview(state, seat, action)``, ``{"type": "preview", "action": {...}}``: what the action would
+client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine
+declares ``Abilities.preview``, ``{"type": "preview", "action": {...}}``: what the action would
 do, without applying it (engines resolve no chance in a preview, so nothing future leaks).
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,

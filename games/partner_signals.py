@@ -18,6 +18,8 @@ from django.core.cache import cache
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import AppError
+
 PHRASES = {
     "take_cnot": _("I'll take the CNOT"),
     "your_cnot": _("You play the CNOT"),
@@ -40,11 +42,11 @@ SIGNALS_PER_WINDOW = 4
 WINDOW_SECONDS = 10
 
 
-class SignalRefused(Exception):
+class SignalRefused(AppError):
+    """A signal not sent, and why (the app's one error; a flood is a 429)."""
+
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, 429 if code == "slow_down" else None)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ def play(levels: tuple[str, str], seed: int, variant: str, times: list[float]) -
         view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
         t = time.perf_counter()
         action = bots[seat].choose(view, legal, rng)
-        times.append(time.perf_counter() - t)
+        if levels[seat] == levels[0] == levels[1] or levels[seat] != "random":
+            times.append(time.perf_counter() - t)   # the partner bot's decisions
         state, _ = GAME.apply(state, seat, action)
         actions += 1
     return GAME.outcome(state) or {"result": "unfinished", "components": 0, "turns": 0}

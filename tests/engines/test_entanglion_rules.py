@@ -544,3 +544,39 @@ def test_apply_never_changes_its_input():
     before = clone(state)
     GAME.apply(state, MERC, {"play": "H"})
     assert state == before
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_games_keep_every_card_and_component_and_the_ships_together(seed):
+    """Along seeded random games (with components that add decisions): the 24 engine cards,
+    the 9 event cards and the 8 components are all somewhere exactly once, hands stay within
+    their limit, engine control within 6 slots, and in Entanglion the ships share a planet."""
+    import random
+
+    from games.engines.entanglion.planets import ENTANGLION, PLANETS
+
+    rng = random.Random(seed)
+    options = {"held": {"mercurial": [C.DILUTION_REFRIGERATOR, C.QUANTUM_GATES,
+                                      C.PHYSICAL_QUBITS],
+                        "rubicon": [C.QUBIT_INTERCONNECT, C.MAGNETIC_SHIELDING]}} \
+        if seed % 2 else {}
+    state = GAME.setup(seed=seed, variant=rng.choice(GAME.variants), options=options)
+    while True:
+        pending = state["pending"] or {}
+        engine = (state["engine_stack"] + state["engine_discard"] + state["hands"][0]
+                  + state["hands"][1] + [s["card"] for s in state["engine_control"]]
+                  + list(pending.get("cards", [])))
+        assert Counter(engine) == Counter(C.ENGINE_DECK)
+        assert sorted(state["event_deck"] + state["event_discard"] + state["event_hands"][0]
+                      + state["event_hands"][1]) == sorted(C.EVENT_CARDS)
+        assert sorted([*state["planet_components"].values(), *state["held"][0],
+                       *state["held"][1]]) == sorted(C.COMPONENTS)
+        ships = state["ships"]
+        if ENTANGLION in (PLANETS[ships["mercurial"]], PLANETS[ships["rubicon"]]):
+            assert ships["mercurial"] == ships["rubicon"]
+        assert len(state["engine_control"]) <= C.SLOTS
+        if GAME.outcome(state) is not None:
+            break
+        assert all(len(state["hands"][s]) <= 3 for s in (0, 1))
+        seat = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

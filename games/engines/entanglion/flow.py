@@ -469,7 +469,8 @@ def _start_mechanic(state: State, seat: int, rng: random.Random, events: list[Ev
         if card is None:
             break
         cards.append(card)
-    if state["finished"]:
+    if state["finished"]:               # PROBE reached X: the drawn cards are left unplayed
+        state["engine_discard"] += cards
         return
     state["pending"] = {"kind": "mechanic", "seat": seat, "cards": cards, "played": 0}
     R.emit(events, "decision", "mechanic", _("The Mechanic: {who} puts the hand aside and draws "

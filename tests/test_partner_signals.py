@@ -54,6 +54,9 @@ def test_a_seat_sending_too_many_signals_is_slowed_down_and_the_partner_is_not()
     for _ in range(partner_signals.SIGNALS_PER_WINDOW):
         check_signal("entanglion", (0,), signal("wait"), match_id=4, playing=True)
     refused("slow_down", "entanglion", (0,), signal("thanks"), match_id=4, playing=True)
+    with pytest.raises(SignalRefused) as caught:
+        check_signal("entanglion", (0,), signal("thanks"), match_id=4, playing=True)
+    assert caught.value.status == 429 and caught.value.as_message()["code"] == "slow_down"
     assert check_signal("entanglion", (1,), signal("thanks"), match_id=4, playing=True).seat == 1
     assert check_signal("entanglion", (0,), signal("thanks"), match_id=5, playing=True).seat == 0  # another match
 

@@ -145,7 +145,7 @@ export function createBoard(root, { act, preview }) {
   const wrap = h("div", { class: "ent" });
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
-  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "img", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
+  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
   const galaxyTitle = s("title", { id: "ent-galaxy-title", text: t("galaxy_title") });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);
@@ -305,7 +305,7 @@ export function createBoard(root, { act, preview }) {
 
   function trackPanel(v) {
     const at = detectionIndex(v);
-    const svg = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": t("track_label", { rate: detectionRate(v), space: at + 1 }) });
+    const track = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": t("track_label", { rate: detectionRate(v), space: at + 1 }) });
     TRACK.forEach((value, i) => {
       const row = i < 6 ? 0 : 1;
       const col = i % 6;
@@ -314,11 +314,11 @@ export function createBoard(root, { act, preview }) {
         const a = Math.PI / 6 + (k * Math.PI) / 3;
         return `${(cx + 24 * Math.cos(a)).toFixed(1)},${(cy + 24 * Math.sin(a)).toFixed(1)}`;
       }).join(" ");
-      svg.append(s("g", { class: `ent-track-space${i === at ? " current" : ""}${i === 11 ? " loss" : ""}${i < at ? " passed" : ""}`, "data-index": i },
+      track.append(s("g", { class: `ent-track-space${i === at ? " current" : ""}${i === 11 ? " loss" : ""}${i < at ? " passed" : ""}`, "data-index": i },
         s("polygon", { points: hex }), s("text", { x: cx, y: cy + 6, text: value })));
     });
     return h("section", { class: "ent-panel ent-track-panel", "data-detection": at },
-      h("h3", { text: t("track_title", { rate: detectionRate(v) }) }), svg);
+      h("h3", { text: t("track_title", { rate: detectionRate(v) }) }), track);
   }
 
   function controlPanel(msg) {

@@ -175,6 +175,9 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     # screen readers: the galaxy, planets and track are labelled; changes are announced
     assert merc.locator(".ent-galaxy title").first.text_content()
     expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
+    # reachable in the accessibility tree (inside the galaxy's labelled group)
+    expect(merc.get_by_role("group", name="The Entanglion galaxy")).to_have_count(1)
+    expect(merc.get_by_role("img", name="PLUS |+⟩; Mercurial is here")).to_have_count(1)
     expect(merc.locator(".ent-announce")).to_have_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO.")
     assert merc.evaluate(NO_SIDEWAYS) <= 0
     # the partner moves; at Mercurial's next turn the keyboard focus is back on the hand

@@ -10,7 +10,9 @@ classical register) in qiskit's order: the rightmost character is classical bit 
 * ``exact()``: the engine's own Born distribution ``{key: p}``, or None (then the back end
   computes it from the circuit),
 * ``actual()``: the score the match really got at this position, or None,
-* ``final_board()``: the measured board to draw beside the odds (QTris), or None.
+* ``final_board()``: the measured board to draw beside the odds (QTris), or None,
+* ``ranks_sides``: whether the sides compete (who wins is worth saying), and
+  ``notes(exact)``: what the exact odds mean in the game's own words (may be empty).
 """
 from __future__ import annotations
 
@@ -18,12 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.utils.translation import gettext
+
 from games.engines import UnknownGame, abilities_of, get_game
 
 
 class Scorer(Protocol):
     game: str
     sides: list[str]
+    ranks_sides: bool
 
     def score(self, key: str) -> tuple[int, ...]: ...
 
@@ -32,6 +37,8 @@ class Scorer(Protocol):
     def actual(self) -> tuple[int, ...] | None: ...
 
     def final_board(self) -> list[str] | None: ...
+
+    def notes(self, exact: Mapping[str, Any]) -> list[str]: ...
 
 
 class NotScorable(ValueError):
@@ -70,6 +77,11 @@ class QTrisScorer:
         board = self.state.get("final_board")
         return ["W" if b == 0 else "B" for b in board] if board else None
 
+    ranks_sides = True
+
+    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+        return []
+
 
 @dataclass
 class PokerScorer:
@@ -105,6 +117,11 @@ class PokerScorer:
     def final_board(self) -> list[str] | None:
         return None  # the cards are shown on the game's own board
 
+    ranks_sides = True
+
+    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+        return []
+
 
 @dataclass
 class EntanglionScorer:
@@ -133,6 +150,25 @@ class EntanglionScorer:
 
     def final_board(self) -> list[str] | None:
         return None  # the ships are shown on the game's own board
+
+    ranks_sides = False  # co-operative: the ships win or lose together
+
+    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+        """Where a measurement now would find the ships, and whether the outcomes are correlated
+        (entangled ships) or not; and that the game's detection ignores this (sheet §3.6)."""
+        p_m, p_r = exact["expected"]
+        same = sum(row["fraction"] for row in exact["table"] if row["score"][0] == row["score"][1])
+        independent = p_m * p_r + (1 - p_m) * (1 - p_r)
+        lines = [gettext("Measured now, Mercurial would be found on ONE with probability %(m)s and Rubicon "
+                         "with probability %(r)s.") % {"m": f"{p_m:.0%}", "r": f"{p_r:.0%}"},
+                 gettext("Both ships on the same Centarious planet: %(same)s.") % {"same": f"{same:.0%}"}]
+        if abs(same - independent) > 1e-9:
+            lines.append(gettext("That is not %(ind)s, as two separate ships would give: the outcomes are "
+                                 "correlated, the ships are entangled.") % {"ind": f"{independent:.0%}"})
+        if same < 1 - 1e-9:
+            lines.append(gettext("In the game a detection still sends both ships to the same planet: a game "
+                                 "rule, not physics."))
+        return lines
 
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:

@@ -109,8 +109,9 @@ def match_odds(match: Match) -> dict[str, Any]:
         "aer": run_payload(aer) if aer else None,
         "noisy": run_payload(noisy) if noisy else None,
         "ibm": run_payload(hardware) if hardware else None,
-        "verdict": _verdict(sides, exact, noisy.scores if noisy else None,
-                            noisy.device if noisy else ""),
+        "verdict": position.scorer.notes(exact) + (
+            _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")
+            if position.scorer.ranks_sides else []),
     }
 
 

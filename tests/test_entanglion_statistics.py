@@ -38,6 +38,15 @@ def test_odds_circuit_and_an_aer_run_of_a_match_in_phi_plus(classroom, django_ca
     by_label = {row["label"]: row["fraction"] for row in odds["exact"]["table"]}
     assert by_label == pytest.approx({"mercurial:0 rubicon:0": 0.5, "mercurial:1 rubicon:1": 0.5})
     assert odds["actual"] is None
+    # what it means, in the game's words: entangled ships, no "who wins" between partners
+    assert odds["verdict"] == [
+        "Measured now, Mercurial would be found on ONE with probability 50% and Rubicon with probability 50%.",
+        "Both ships on the same Centarious planet: 100%.",
+        "That is not 50%, as two separate ships would give: the outcomes are correlated, the ships are entangled."]
+    idle = teacher.get(f"/api/matches/{matches[3].pk}/odds/").json()  # both on ZERO: nothing entangled
+    assert idle["verdict"] == [
+        "Measured now, Mercurial would be found on ONE with probability 0% and Rubicon with probability 0%.",
+        "Both ships on the same Centarious planet: 100%."]
     page = teacher.get(f"/matches/{match.pk}/stats/")
     assert page.status_code == 200 and "<svg" in page.content.decode()
     circuit = teacher.get(f"/api/matches/{match.pk}/circuit/").json()

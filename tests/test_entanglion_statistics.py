@@ -58,3 +58,26 @@ def test_odds_circuit_and_an_aer_run_of_a_match_in_phi_plus(classroom, django_ca
         run, _ = services.request_run(services.RunRequest(match.pk, "aer", shots=400, seed=3), teacher_access(match))
     run.refresh_from_db()
     assert run.status == "done" and set(run.counts) == {"00", "11"} and sum(run.counts.values()) == 400
+
+
+def test_the_session_statistics_count_a_game_lost_together_as_no_draw(classroom):
+    from classrooms.models import Participant, Table
+    from games.services import SeatHolder, create_match, start_match
+    from simulator.selectors import session_statistics
+
+    session = class_services.open_session(classroom, "entanglion", variant="easy")
+    ada = Participant.objects.create(session=session, display_name="Ada")
+    results = {}
+    for number, seed in ((1, 1), (2, 5)):  # partner bots: seed 1 wins, seed 5 is caught
+        match = create_match("entanglion", [SeatHolder("Bot A", bot="partner"), SeatHolder("Bot B", bot="partner")],
+                             variant="easy", seed=seed, teacher=classroom.teacher)
+        start_match(match.pk)
+        match.refresh_from_db()
+        match.seats.filter(index=0).update(participant_id=ada.pk, bot="", name="Ada")
+        Table.objects.create(session=session, number=number, match=match)
+        results[number] = match.outcome["result"]
+    assert results == {1: "won", 2: "lost"}
+    stats = session_statistics(session)
+    assert stats["win_rate_by_side"] == {"seat 1/seat 2": 0.5, "lost together": 0.5}
+    [student] = stats["students"]
+    assert (student["name"], student["games"], student["wins"], student["draws"]) == ("Ada", 2, 1, 0)

@@ -19,6 +19,7 @@ ENTANGLION = {
     "title_navigate": _("Navigate: play a card (hover or focus it to see where it takes the ships)"),
     "title_mechanic": _("The Mechanic: play one of these cards, or stop"),
     "title_decision": _("Your decision"),
+    "aside": _("Your hand, set aside until The Mechanic is over: "),
     "card_for": _("{action} for {ship}."),
     "help_H": _("H: a Hadamard on your ship's qubit."),
     "help_X": _("X: a bit flip on your ship's qubit."),

@@ -242,3 +242,50 @@ def test_a_student_alone_flies_with_the_partner_bot(chromium, server, teacher):
     wait_seq(page, match.seq)
     if match.status == Match.Status.PLAYING:
         expect(page.locator("#turn")).to_contain_text("Your turn")
+
+
+def mechanic_position():
+    """A real position (partner bots, seed 3) where Mercurial is in The Mechanic."""
+    from games.bots import get_bot
+    from games.engines import chance, get_game
+
+    game, bot = get_game("entanglion"), get_bot("entanglion", "partner")
+    state = game.setup(players=2, variant="easy", seed=3, options={})
+    for n in range(300):
+        pending = game.view(state, None)["pending"]
+        if pending and pending["kind"] == "mechanic":
+            seat = pending["seat"]
+            return game, state, seat
+        seat = game.to_act(state)[0]
+        state, _ = game.apply(state, seat, bot.choose(game.view(state, seat), game.legal_actions(state, seat),
+                                                      chance(3, n, "bot")))
+    raise AssertionError("no Mechanic in this game")
+
+
+def test_the_mechanic_decision_offers_its_drawn_cards_and_shows_the_hand_aside(chromium, server):
+    """The board module alone, fed the engine's own view and legal actions of a Mechanic."""
+    import json
+
+    game, state, seat = mechanic_position()
+    msg = {"view": game.view(state, seat), "legal": game.legal_actions(state, seat), "seat": seat,
+           "to_act": game.to_act(state), "events": [], "seq": 1, "seats": []}
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    played = page.evaluate("""async (msg) => {
+      const { createBoard } = await import('/static/games/entanglion.js');
+      const root = document.createElement('div'); root.id = 'board'; document.body.append(root);
+      window.__acts = [];
+      const board = createBoard(root, { act: (a) => window.__acts.push(a) });
+      board.render(msg, { animate: false });
+      document.querySelector('button.ent-card').click();
+      return window.__acts;
+    }""", json.loads(json.dumps(msg)))
+    pending = msg["view"]["pending"]
+    cards = page.locator(".ent-hand-row .ent-card")
+    assert [cards.nth(i).get_attribute("data-card") for i in range(cards.count())] == pending["cards"]
+    expect(page.locator(".ent-aside")).to_contain_text(" ".join(pending["aside"]).split(" ")[0])
+    expect(page.locator(".ent-act[data-kind='stop']")).to_have_count(1)
+    assert played == [{"mechanic": pending["cards"][0]}]
+    assert not errors, errors

@@ -472,6 +472,9 @@ export function createBoard(root, { act, preview }) {
       ? t(mechanic ? "title_mechanic" : "title_navigate")
       : t("title_decision");
     actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
+    if (mechanic && (pending.aside || []).length) {
+      actions.append(h("p", { class: "muted small ent-aside" }, t("aside"), ...pending.aside.map((c) => h("span", { class: `ent-card small k-${c}`, text: c }))));
+    }
     const others = legal.filter((a) => !isCardPlay(a));
     if (others.length) {
       actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": t("other_actions") },

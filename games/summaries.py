@@ -21,8 +21,8 @@ def _entanglion(view: dict) -> dict:
     turns = view.get("turn_number", 0)
     where = (_("both ships on %(planet)s") % {"planet": ships["mercurial"]} if view.get("inside")
              else _("Mercurial on %(m)s, Rubicon on %(r)s") % {"m": ships["mercurial"], "r": ships["rubicon"]})
-    text = _("%(found)d of %(total)d components · detection rate %(rate)s · %(where)s · %(ket)s") % {
-        "found": found, "total": total, "rate": view["detection"]["rate"], "where": where,
+    text = _("%(found)d of %(total)d components · turn %(turn)d · detection rate %(rate)s · %(where)s · %(ket)s") % {
+        "found": found, "total": total, "turn": turns, "rate": view["detection"]["rate"], "where": where,
         "ket": view["state"]["ket"]}
     result = view.get("result")
     if result == "won":

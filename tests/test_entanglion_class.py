@@ -64,6 +64,8 @@ def test_the_dashboard_card_shows_components_detection_and_the_ships(entanglion_
     assert fast["facts"]["ket"] == "(|00⟩+|11⟩)/√2"
     assert "1 of 8 components" in fast["text"] and "detection rate 1" in fast["text"]
     assert "both ships on PHI PLUS" in fast["text"]
+    assert fast["facts"]["turns"] == 4 and "turn 4" in fast["text"]
+    assert cards[1]["summary"]["facts"]["turns"] == 6
     idle = cards[3]["summary"]
     assert idle["facts"]["components"] == 0
     assert idle["facts"]["ships"] == {"mercurial": "ZERO", "rubicon": "ZERO"}

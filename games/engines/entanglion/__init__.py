@@ -5,7 +5,8 @@ Pure Python, no Django. ``GAME`` implements the shared engine protocol. Modules,
 ``planets`` (planets, kets, the path tables of §3 as data, ``move``), ``cards`` (engine and
 event cards, components, dice, detection track), ``options`` (validated setup options),
 ``rules`` (drawing/PROBE, defense rolls, detection, quantum events, component effects, the
-step queue), ``flow`` (the Game object, actions, views), ``kets`` (state text), ``analysis``,
+step queue), ``navigation`` (a card played for a ship: slot, move, circuit record, orbital
+check or not), ``flow`` (the Game object, actions, views), ``kets`` (state text), ``analysis``,
 ``preview``, ``circuit`` (qiskit only there). ``BOARD`` (also in every view) is the static map
 for drawing; ``describe(ships)`` the state text of any position.
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
 from . import options as opts
 from . import rules as R
+from .analysis import analyse, pass_probability
 from .cards import (
     BENNETT,
     COMPONENT_TEXTS,
@@ -30,7 +31,9 @@ from .cards import (
     entanglion_die,
     event_deck_from,
 )
+from .circuit import ships_circuit
 from .kets import describe
+from .navigation import needs_orbital, steer
 from .planets import (
     ENTANGLION_PLANETS,
     GALAXY_COLOURS,
@@ -40,10 +43,10 @@ from .planets import (
     PLANETS,
     RING,
     SHIPS,
-    SUPERIOUS,
     inside,
     move,
 )
+from .preview import preview as preview_play
 
 SLUG = "entanglion"
 _ = R._
@@ -58,70 +61,6 @@ def canonical(action: Any) -> str | None:
         return json.dumps(action, sort_keys=True)
     except (TypeError, ValueError):
         return None
-
-
-# --------------------------------------------------------------------------- ship moves
-
-def gate_of(seat: int, card: str) -> list:
-    """The circuit gate of ``card`` played by ``seat`` (q0 Mercurial, q1 Rubicon). CNOT: the
-    player's ship is the target, the other ship the control (§3.6)."""
-    q = seat
-    return {"X": ["x", q], "H": ["h", q], "CNOT": ["cx", 1 - q, q], "SWAP": ["swap", 0, 1]}[card]
-
-
-def board_differs_from_physics(ships: dict[str, str], seat: int, card: str) -> bool:
-    """§3.6: the only move where the board is not the gate: CNOT with both ships in Superious
-    and the player's ship (the target) on MINUS (a real CNOT would kick the phase back)."""
-    me, them = ships[SHIPS[seat]], ships[SHIPS[1 - seat]]
-    return (card == "CNOT" and PLANETS[me] == SUPERIOUS and PLANETS[them] == SUPERIOUS
-            and me == "MINUS")
-
-
-def needs_orbital(state: State, seat: int, before: dict, after: dict) -> bool:
-    """§7.1: a navigation that brings the ships to a new Entanglion planet (and Quantum
-    Programming does not skip it)."""
-    if not inside(after):
-        return False
-    if inside(before) and before["mercurial"] == after["mercurial"]:
-        return False
-    return not R.skips_orbital(state, seat, after["mercurial"])
-
-
-def steer(state: State, seat: int, card: str, events: list, *, via: str) -> tuple[dict, dict]:
-    """Play ``card`` for ``seat``'s ship: slot, movement, circuit. Returns (before, after)."""
-    before = dict(state["ships"])
-    after = move(before, SHIPS[seat], card)
-    R.fill_slot(state, seat, card, events)
-    if board_differs_from_physics(before, seat, card):
-        state["circuit"] = {"start": dict(after), "gates": []}
-    else:
-        state["circuit"]["gates"].append(gate_of(seat, card))
-    state["ships"] = after
-    if after == before:
-        text = _("{who} plays {card}: no path for {ship} here, the ships stay.").format(
-            who=R.who(seat), card=card, ship=R.who(seat))
-        code = "no_effect"
-    elif inside(after) and not inside(before):
-        text = _("{who} plays {card}: both ships enter Entanglion at {planet}.").format(
-            who=R.who(seat), card=card, planet=after["mercurial"])
-        code = "enter"
-    elif inside(before) and not inside(after):
-        text = _("{who} plays {card}: the ships leave Entanglion, Mercurial to {m}, Rubicon to "
-                 "{r}.").format(who=R.who(seat), card=card, m=after["mercurial"],
-                                r=after["rubicon"])
-        code = "exit"
-    elif inside(after):
-        text = _("{who} plays {card}: both ships fly from {a} to {b}.").format(
-            who=R.who(seat), card=card, a=before["mercurial"], b=after["mercurial"])
-        code = "move_inside"
-    else:
-        moved = [s for s in SHIPS if before[s] != after[s]]
-        text = _("{who} plays {card}: {moves}.").format(who=R.who(seat), card=card, moves=", ".join(
-            f"{s.capitalize()} {before[s]} → {after[s]}" for s in moved))
-        code = "move_outside"
-    R.emit(events, "play", code, text, seat=seat, card=card, via=via, before=before,
-           after=dict(after), slot=len(state["engine_control"]))
-    return before, after
 
 
 # --------------------------------------------------------------------------- the game
@@ -313,19 +252,13 @@ class Entanglion:
                 "detection": state["detection"]}
 
     def analysis(self, state: State) -> dict:
-        from .analysis import analyse
-
         return analyse(state)
 
     def circuit(self, state: State):
-        from .circuit import ships_circuit
-
         return ships_circuit(state)
 
     def preview(self, state: State, seat: int, action: Action) -> dict:
-        from .preview import preview
-
-        return preview(self, state, seat, action)
+        return preview_play(self, state, seat, action)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -563,7 +496,7 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "galaxies": {s: PLANETS[ships[s]] for s in SHIPS},
         "state": describe(ships),
         "detection": {"index": det, "rate": TRACK[det], "loss_index": LOSS_INDEX,
-                      "pass_chance": {str(s): _pass_chance(state, s) for s in (0, 1)}},
+                      "pass_chance": {str(s): pass_probability(state, s) for s in (0, 1)}},
         "engine_control": [{"card": s["card"], "seat": s["seat"], "ship": SHIPS[s["seat"]]}
                            for s in state["engine_control"]],
         "hands": [list(h) for h in state["hands"]],
@@ -591,10 +524,3 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "result": state["result"],
         "outcome": game.outcome(state),
     }
-
-
-def _pass_chance(state: State, seat: int) -> float:
-    """Chance that ``seat``'s next defense roll passes at the current rate (§6, §8)."""
-    from .analysis import pass_probability
-
-    return pass_probability(state, seat)

@@ -8,20 +8,28 @@ resolved and nothing of the decks revealed. Accepts ``{"play": CARD}`` (with or 
 """
 from __future__ import annotations
 
+import json
+
 from ..base import IllegalAction
 from . import rules as R
 from .kets import describe
+from .navigation import gate_of, needs_orbital
 from .planets import SHIPS, inside, move
 
 
-def preview(game, state: dict, seat: int, action: dict) -> dict:
-    from .flow import canonical, gate_of, needs_orbital
+def _key(action: object) -> str | None:
+    try:
+        return json.dumps(action, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
 
+
+def preview(game, state: dict, seat: int, action: dict) -> dict:
     if state["finished"] or not isinstance(seat, int) or seat not in game.to_act(state):
         raise IllegalAction("not_your_turn", "You may not play now, so there is nothing to "
                                              "preview.")
-    legal = {canonical(a) for a in game.legal_actions(state, seat)}
-    if not isinstance(action, dict) or canonical(action) not in legal:
+    legal = {_key(a) for a in game.legal_actions(state, seat)}
+    if not isinstance(action, dict) or _key(action) not in legal:
         raise IllegalAction("no_preview", "Only a legal engine-card play can be previewed.")
     card = action.get("play", action.get("mechanic"))
     if not isinstance(card, str):

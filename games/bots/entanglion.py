@@ -186,6 +186,7 @@ class PartnerBot:
             return retrieve[0]
         plays = [a for a in legal if "play" in a and not a.get("tunnel")]
         scored = []
+        exchanges = [a for a in legal if "exchange" in a]
         for action in plays:
             ships, hands = self._after_play(view, seat, action["play"])
             check = self._checks(view, view["ships"], ships)
@@ -205,7 +206,6 @@ class PartnerBot:
         best_cost, best = min(scored, key=lambda x: x[0], default=(float("inf"), None))
         if best is not None and best_cost < waiting:
             return best
-        exchanges = [a for a in legal if "exchange" in a]
         if exchanges:
             return min(exchanges, key=lambda a: self._card_value(view, seat, a["exchange"],
                                                                  keep=False))

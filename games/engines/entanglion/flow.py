@@ -15,8 +15,8 @@ from .cards import (
     COMPONENT_TEXTS,
     COMPONENTS,
     ENGINE_DECK,
+    EVENT_CARD_TEXTS,
     EVENT_CARDS,
-    EVENT_TEXTS,
     HEISENBERG,
     LOSS_INDEX,
     MECHANIC,
@@ -47,9 +47,9 @@ from .planets import (
     move,
 )
 from .preview import preview as preview_play
+from .texts import EVENT_TEXTS, message
 
 SLUG = "entanglion"
-_ = R._
 
 
 def _is_int(x: Any) -> bool:
@@ -71,6 +71,7 @@ class Entanglion:
     min_players = 2
     max_players = 2
     variants = ("easy", "hard")
+    event_texts = EVENT_TEXTS
     # everything in the view is open between the partners; the route planning is the
     # teacher's (it would play the game for the students); a hover preview of engine cards
     abilities = Abilities(
@@ -131,19 +132,15 @@ class Entanglion:
             state["event_deck"] = list(o["event_deck"]) + others
         else:
             state["event_deck"] = event_deck_from(list(EVENT_CARDS), rng)
-        R.emit(events, "setup", "setup", _("The 8 quantum components are placed on the "
-                                           "Entanglion planets; detection starts at {rate}.")
-               .format(rate=TRACK[state["detection"]]), detection=state["detection"],
-               rate=TRACK[state["detection"]])
+        R.emit(events, "setup", "setup", {"rate": TRACK[state["detection"]]},
+               detection=state["detection"], rate=TRACK[state["detection"]])
         # §10.6 first player
         if o["first"] is None:
             while True:
                 a, b = entanglion_die(rng), entanglion_die(rng)
                 tie = a == b
-                R.emit(events, "roll", "first_player_roll", _("First player: Mercurial rolls "
-                                                              "{a}, Rubicon rolls {b}{tie}.")
-                       .format(a=a, b=b, tie=_(", a tie: roll again") if tie else ""),
-                       die="d8", rolls=[a, b], purpose="first_player")
+                R.emit(events, "roll", "first_player_tie" if tie else "first_player_roll",
+                       {"a": a, "b": b}, die="d8", rolls=[a, b], purpose="first_player")
                 if not tie:
                     state["first"] = 0 if a > b else 1
                     break
@@ -157,9 +154,8 @@ class Entanglion:
             for seat in order:
                 face = centarious_die(rng)
                 ships[SHIPS[seat]] = ("ZERO", "ONE")[face]
-                R.emit(events, "roll", "centarious_die", _("{who} rolls the Centarious die: "
-                                                           "{face}, the ship starts on {planet}.")
-                       .format(who=R.who(seat), face=face, planet=ships[SHIPS[seat]]),
+                R.emit(events, "roll", "placement_roll", {"ship": R.who(seat), "face": face,
+                                                          "planet": ships[SHIPS[seat]]},
                        seat=seat, die="d6", face=face, purpose="placement")
             state["ships"] = {s: ships[s] for s in SHIPS}
         else:
@@ -171,8 +167,8 @@ class Entanglion:
                 R.draw_up(state, seat, rng, events)
         else:
             state["hands"] = [list(h) for h in o["hands"]]
-        R.emit(events, "turn", "turn", _("{who} goes first.").format(
-            who=R.who(state["turn"])), seat=state["turn"], turn=1)
+        R.emit(events, "turn", "first_turn", {"ship": R.who(state["turn"])},
+               seat=state["turn"], turn=1)
         state["events"] = events
         return state
 
@@ -338,10 +334,9 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
         mine.append(take)
         theirs.append(give)
         state["turn_flags"]["traded"] = True
-        R.emit(events, "trade", "trade", _("Qubit Interconnect: {who} trades {give} for "
-                                           "{other}'s {take}.").format(
-            who=R.who(seat), give=give, other=R.who(1 - seat), take=take),
-            seat=seat, give=give, take=take)
+        R.emit(events, "trade", "trade", {"ship": R.who(seat), "give": give,
+                                          "other": R.who(1 - seat), "take": take},
+               seat=seat, give=give, take=take)
         return
     if "play" in action:
         card = action["play"]
@@ -352,25 +347,23 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
             state["queue"].append({"step": "orbital", "seat": seat,
                                    "tunnel": bool(action.get("tunnel"))})
         elif inside(after) and after != before:
-            R.emit(events, "orbital", "skipped_programming", _("Quantum Programming: no "
-                                                               "component on {planet}, no "
-                                                               "orbital check.").format(
-                planet=after["mercurial"]), planet=after["mercurial"])
+            R.emit(events, "orbital", "skipped_programming", {"planet": after["mercurial"]},
+                   planet=after["mercurial"])
         state["queue"].append({"step": "end_turn"})
     elif "exchange" in action:
         card = action["exchange"]
         state["hands"][seat].remove(card)
         state["engine_discard"].append(card)
-        R.emit(events, "exchange", "exchange", _("{who} discards {card} to draw anew.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "exchange", "exchange", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         if R.holds(state, seat, QUANTUM_GATES):
             drawn = [c for c in (R.draw_engine(state, seat, rng, events) for _k in range(2))
                      if c is not None]
             if len(drawn) == 2:
                 state["pending"] = {"kind": "keep", "seat": seat, "cards": drawn}
-                R.emit(events, "decision", "keep_one", _("Quantum Gates: {who} draws {a} and "
-                                                         "{b} and keeps one.").format(
-                    who=R.who(seat), a=drawn[0], b=drawn[1]), seat=seat, cards=drawn)
+                R.emit(events, "decision", "keep_one", {"ship": R.who(seat), "a": drawn[0],
+                                                        "b": drawn[1]},
+                       seat=seat, cards=drawn)
             else:
                 state["hands"][seat] += drawn
         else:
@@ -383,8 +376,8 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
         card = action["event"]
         state["event_hands"][seat].remove(card)
         state["event_discard"].append(card)
-        R.emit(events, "event_card", "played", _("{who} plays {card}.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "event_card", "played", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         if card == HEISENBERG:
             R.heisenberg(state, seat, rng, events)
             state["queue"].append({"step": "end_turn"})
@@ -406,9 +399,9 @@ def _start_mechanic(state: State, seat: int, rng: random.Random, events: list[Ev
         state["engine_discard"] += cards
         return
     state["pending"] = {"kind": "mechanic", "seat": seat, "cards": cards, "played": 0}
-    R.emit(events, "decision", "mechanic", _("The Mechanic: {who} puts the hand aside and draws "
-                                             "{cards}; play up to two of them.").format(
-        who=R.who(seat), cards=", ".join(cards) or _("nothing")), seat=seat, cards=cards)
+    R.emit(events, "decision", "mechanic", {"ship": R.who(seat),
+                                            "cards": list(cards) or message("nothing")},
+           seat=seat, cards=cards)
 
 
 def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.Random,
@@ -416,15 +409,14 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
     kind = pending["kind"]
     if kind == "land":
         ships = dict(action["land"])
-        R.place_ships(state, {s: ships[s] for s in SHIPS}, events, "detected_jump",
-                      _("Physical Qubits: Mercurial jumps to {m}, Rubicon to {r}.").format(
-                          m=ships["mercurial"], r=ships["rubicon"]))
+        R.place_ships(state, {s: ships[s] for s in SHIPS}, events, "chosen_jump",
+                      {"m": ships["mercurial"], "r": ships["rubicon"]})
     elif kind == "discard":
         card = action["discard"]
         state["hands"][seat].remove(card)
         state["engine_discard"].append(card)
-        R.emit(events, "discard", "discard", _("{who} discards {card}.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "discard", "discard", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         state["queue"].insert(0, {"step": "hand_limit", "seat": seat})
     elif kind == "keep":
         card = action["keep"]
@@ -432,9 +424,9 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
         cards.remove(card)
         state["hands"][seat].append(card)
         state["engine_discard"] += cards
-        R.emit(events, "exchange", "kept", _("{who} keeps {card} and discards {other}.").format(
-            who=R.who(seat), card=card, other=cards[0]), seat=seat, card=card,
-            discarded=cards[0])
+        R.emit(events, "exchange", "gates_kept", {"ship": R.who(seat), "card": card,
+                                                  "other": cards[0]},
+               seat=seat, card=card, discarded=cards[0])
     elif kind == "mechanic":
         cards = list(pending["cards"])
         if "mechanic" in action:
@@ -446,10 +438,9 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
                 state["pending"] = {**pending, "cards": cards, "played": played}
                 return
         state["engine_discard"] += cards
-        R.emit(events, "event_card", "mechanic_done", _("The Mechanic is done: {who} discards "
-                                                        "{cards} and takes the hand back.")
-               .format(who=R.who(seat), cards=", ".join(cards) or _("nothing")), seat=seat,
-               discarded=cards)
+        R.emit(events, "event_card", "mechanic_done", {"ship": R.who(seat),
+                                                       "cards": cards or message("nothing")},
+               seat=seat, discarded=cards)
         state["queue"].append({"step": "end_turn"})
 
 
@@ -469,7 +460,7 @@ BOARD = {
     "slots": SLOTS,
     "components": [{"name": c, "kind": k, "text": COMPONENT_TEXTS[c]}
                    for c, k in COMPONENTS.items()],
-    "event_cards": [{"name": c, "text": EVENT_TEXTS[c]} for c in EVENT_CARDS],
+    "event_cards": [{"name": c, "text": EVENT_CARD_TEXTS[c]} for c in EVENT_CARDS],
 }
 
 

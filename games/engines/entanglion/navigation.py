@@ -6,8 +6,6 @@ from ..base import State
 from . import rules as R
 from .planets import PLANETS, SHIPS, SUPERIOUS, inside, move
 
-_ = R._
-
 
 def gate_of(seat: int, card: str) -> list:
     """The circuit gate of ``card`` played by ``seat`` (q0 Mercurial, q1 Rubicon). CNOT: the
@@ -38,34 +36,29 @@ def steer(state: State, seat: int, card: str, events: list, *, via: str) -> tupl
     """Play ``card`` for ``seat``'s ship: slot, movement, circuit. Returns (before, after)."""
     before = dict(state["ships"])
     after = move(before, SHIPS[seat], card)
-    R.fill_slot(state, seat, card, events)
+    full = R.fill_slot(state, seat, card)
     if board_differs_from_physics(before, seat, card):
         state["circuit"] = {"start": dict(after), "gates": []}
     else:
         state["circuit"]["gates"].append(gate_of(seat, card))
     state["ships"] = after
+    params = {"ship": R.who(seat), "card": card}
     if after == before:
-        text = _("{who} plays {card}: no path for {ship} here, the ships stay.").format(
-            who=R.who(seat), card=card, ship=R.who(seat))
         code = "no_effect"
     elif inside(after) and not inside(before):
-        text = _("{who} plays {card}: both ships enter Entanglion at {planet}.").format(
-            who=R.who(seat), card=card, planet=after["mercurial"])
-        code = "enter"
+        code, params["planet"] = "enter", after["mercurial"]
     elif inside(before) and not inside(after):
-        text = _("{who} plays {card}: the ships leave Entanglion, Mercurial to {m}, Rubicon to "
-                 "{r}.").format(who=R.who(seat), card=card, m=after["mercurial"],
-                                r=after["rubicon"])
-        code = "exit"
+        code, params["m"], params["r"] = "exit", after["mercurial"], after["rubicon"]
     elif inside(after):
-        text = _("{who} plays {card}: both ships fly from {a} to {b}.").format(
-            who=R.who(seat), card=card, a=before["mercurial"], b=after["mercurial"])
-        code = "move_inside"
+        code, params["a"], params["b"] = "move_inside", before["mercurial"], after["mercurial"]
+    elif card == "SWAP":
+        code, params["m"], params["r"] = "swap_outside", before["mercurial"], before["rubicon"]
     else:
-        moved = [s for s in SHIPS if before[s] != after[s]]
-        text = _("{who} plays {card}: {moves}.").format(who=R.who(seat), card=card, moves=", ".join(
-            f"{s.capitalize()} {before[s]} → {after[s]}" for s in moved))
+        moved = SHIPS[seat] if before[SHIPS[seat]] != after[SHIPS[seat]] else SHIPS[1 - seat]
         code = "move_outside"
-    R.emit(events, "play", code, text, seat=seat, card=card, via=via, before=before,
+        params.update(moved=R.who(SHIPS.index(moved)), a=before[moved], b=after[moved])
+    R.emit(events, "play", code, params, seat=seat, card=card, via=via, before=before,
            after=dict(after), slot=len(state["engine_control"]))
+    if full:
+        R.emit(events, "engine_control", "full")
     return before, after

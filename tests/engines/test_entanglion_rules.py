@@ -580,3 +580,15 @@ def test_random_games_keep_every_card_and_component_and_the_ships_together(seed)
         assert all(len(state["hands"][s]) <= 3 for s in (0, 1))
         seat = GAME.to_act(state)[0]
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+def test_die_modifiers_do_not_change_heisenberg_or_spooky_counts():
+    """§13.11 default: component modifiers apply to defense checks and PROBE only."""
+    state = table(ships={"mercurial": "ZERO", "rubicon": "ZERO"},
+                  hands=[["X", "H", "X"], ["H", "H", "H"]],
+                  held={"mercurial": [C.QUANTUM_ERROR_CORRECTION, C.MAGNETIC_SHIELDING]})
+    state["event_hands"][MERC] = [C.HEISENBERG]
+    after, events = apply_where(state, MERC, {"event": C.HEISENBERG}, d8(1))
+    roll = next(e for e in events if e["type"] == "roll")
+    assert roll["modifier"] == 0 and roll["rolls"] == [1]
+    assert after["ships"]["mercurial"] == "OMEGA ONE"

@@ -582,7 +582,7 @@ def test_random_games_keep_every_card_and_component_and_the_ships_together(seed)
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
 
 
-def test_die_modifiers_do_not_change_heisenberg_or_spooky_counts():
+def test_die_modifiers_do_not_change_the_heisenberg_count():
     """§13.11 default: component modifiers apply to defense checks and PROBE only."""
     state = table(ships={"mercurial": "ZERO", "rubicon": "ZERO"},
                   hands=[["X", "H", "X"], ["H", "H", "H"]],

@@ -10,9 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def _(text: str) -> str:
-    """Marks an English text for translation (engines do not import Django)."""
+def gettext_noop(text: str) -> str:
+    """Marks an English msgid for ``make messages`` (engines do not import Django); the
+    platform translates it when it renders an event for a reader."""
     return text
+
+
+_ = gettext_noop
 
 
 EVENT_TEXTS: dict[str, str] = {

@@ -37,6 +37,7 @@ from .navigation import needs_orbital, steer
 from .planets import (
     ENTANGLION_PLANETS,
     GALAXY_COLOURS,
+    GRID,
     KETS,
     LAYOUT,
     PATHS,
@@ -451,10 +452,7 @@ BOARD = {
                  "x": LAYOUT[p][0], "y": LAYOUT[p][1]} for p, g in PLANETS.items()],
     "paths": [{"a": a, "b": b, "cards": list(cards), "ships": list(ships)}
               for a, b, cards, ships in PATHS],
-    "grid": [{"centarious": c, "superious": s, "planet": p}
-             for (c, s), p in {("ZERO", "PLUS"): "PHI PLUS", ("ZERO", "MINUS"): "PHI MINUS",
-                               ("ONE", "PLUS"): "PSI PLUS",
-                               ("ONE", "MINUS"): "PSI MINUS"}.items()],
+    "grid": [{"centarious": c, "superious": s, "planet": p} for (c, s), p in GRID.items()],
     "ring": list(RING),
     "track": list(TRACK),
     "slots": SLOTS,

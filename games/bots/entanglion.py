@@ -68,6 +68,7 @@ class PartnerBot:
     risk_weight = 4.0     # plies an orbital check is worth per unit of detection chance
     wait_cost = 1.5       # an exchange: a ply that moves nothing (and cycles the deck)
     defer_retrieval = True  # leave a retrieval to the partner whose roll is better
+    tunnel_risk = 0.5     # play Quantum Tunnel on a check at least this likely to fail
 
     # ----------------------------------------------------------------- planning
 
@@ -171,7 +172,7 @@ class PartnerBot:
         return best
 
     def _turn(self, view: dict, legal: list[Action], seat: int, rng: random.Random) -> Action:
-        risky = _risk(view, seat) >= 0.5
+        risky = _risk(view, seat) >= self.tunnel_risk
         retrieve = [a for a in legal if "retrieve" in a]
         if retrieve:
             tunnel = [a for a in retrieve if a.get("tunnel")]
@@ -186,6 +187,7 @@ class PartnerBot:
             return retrieve[0]
         plays = [a for a in legal if "play" in a and not a.get("tunnel")]
         scored = []
+        exchanges = [a for a in legal if "exchange" in a]
         for action in plays:
             ships, hands = self._after_play(view, seat, action["play"])
             check = self._checks(view, view["ships"], ships)
@@ -205,7 +207,6 @@ class PartnerBot:
         best_cost, best = min(scored, key=lambda x: x[0], default=(float("inf"), None))
         if best is not None and best_cost < waiting:
             return best
-        exchanges = [a for a in legal if "exchange" in a]
         if exchanges:
             return min(exchanges, key=lambda a: self._card_value(view, seat, a["exchange"],
                                                                  keep=False))

@@ -84,7 +84,7 @@ def test_six_full_slots_bring_a_quantum_event_at_the_end_of_the_turn_and_clear_t
 def test_probe_is_resolved_when_drawn_below_4_raises_detection(roll, rises):
     state = table(ships={"mercurial": "ZERO", "rubicon": "ZERO"},
                   hands=[["X", "X", "X"], ["H", "H", "H"]], engine_stack=["PROBE", "SWAP"])
-    state, events = apply_where(state, MERC, {"play": "X"}, d8(roll, purpose="PROBE"))
+    state, events = apply_where(state, MERC, {"play": "X"}, d8(roll, purpose="probe"))
     assert state["detection"] == (1 if rises else 0)
     assert "PROBE" in state["engine_discard"] and "PROBE" not in state["hands"][MERC]
     assert "SWAP" in state["hands"][MERC]          # PROBE replaced by the next card
@@ -384,7 +384,7 @@ def test_quantum_shuffle_rebuilds_the_deck_with_three_under_it_and_draws_again()
     state["event_deck"] = [C.QUANTUM_SHUFFLE, C.SCHRODINGER, C.BIT_FLIP]
     state["event_discard"] = [C.SPOOKY, C.WAVE_COLLAPSE, C.HEISENBERG]
     after, events = GAME.apply(state, MERC, {"play": "X"})
-    drawn = [e["card"] for e in events if e["code"] == "event_drawn"]
+    drawn = [e["card"] for e in events if e["type"] == "quantum_event"]
     assert drawn[0] == C.QUANTUM_SHUFFLE and len(drawn) == 2
     pool = after["event_deck"] + after["event_discard"] + after["event_hands"][MERC]
     assert sorted(pool) == sorted([C.QUANTUM_SHUFFLE, C.SCHRODINGER, C.BIT_FLIP, C.SPOOKY,
@@ -446,7 +446,7 @@ def test_the_mechanic_plays_zero_one_or_two_cards_without_checks_then_the_hand_r
                   hands=[["X", "X", "X"], ["H", "H", "H"]],
                   engine_stack=["CNOT", "PROBE", "H", "SWAP", "H"])
     state["event_hands"][MERC] = [C.MECHANIC]
-    after, events = apply_where(state, MERC, {"event": C.MECHANIC}, d8(5, purpose="PROBE"))
+    after, events = apply_where(state, MERC, {"event": C.MECHANIC}, d8(5, purpose="probe"))
     # errata 2: PROBE drawn during The Mechanic is resolved, replaced, and play goes on
     assert after["pending"]["cards"] == ["CNOT", "H", "SWAP"] and after["detection"] == 10
     after, events = GAME.apply(after, MERC, {"mechanic": "CNOT"})    # enters: no check
@@ -458,7 +458,7 @@ def test_the_mechanic_plays_zero_one_or_two_cards_without_checks_then_the_hand_r
     assert after["hands"][MERC] == ["X", "X", "X"]
     assert after["engine_discard"] == ["PROBE", "SWAP"]        # the unplayed cards discarded
     stop, _ = GAME.apply(apply_where(state, MERC, {"event": C.MECHANIC},
-                                     d8(5, purpose="PROBE"))[0], MERC, {"stop": True})
+                                     d8(5, purpose="probe"))[0], MERC, {"stop": True})
     assert sorted(stop["engine_discard"]) == ["CNOT", "H", "PROBE", "SWAP"]   # zero played
     assert stop["ships"] == state["ships"]
 
@@ -580,3 +580,15 @@ def test_random_games_keep_every_card_and_component_and_the_ships_together(seed)
         assert all(len(state["hands"][s]) <= 3 for s in (0, 1))
         seat = GAME.to_act(state)[0]
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+def test_die_modifiers_do_not_change_the_heisenberg_count():
+    """§13.11 default: component modifiers apply to defense checks and PROBE only."""
+    state = table(ships={"mercurial": "ZERO", "rubicon": "ZERO"},
+                  hands=[["X", "H", "X"], ["H", "H", "H"]],
+                  held={"mercurial": [C.QUANTUM_ERROR_CORRECTION, C.MAGNETIC_SHIELDING]})
+    state["event_hands"][MERC] = [C.HEISENBERG]
+    after, events = apply_where(state, MERC, {"event": C.HEISENBERG}, d8(1))
+    roll = next(e for e in events if e["type"] == "roll")
+    assert roll["modifier"] == 0 and roll["rolls"] == [1]
+    assert after["ships"]["mercurial"] == "OMEGA ONE"

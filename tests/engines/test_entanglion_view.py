@@ -166,3 +166,21 @@ def test_every_card_played_in_random_games_is_the_real_gate(seed, steps):
             want = gate(joint(e["before"]), e["seat"], e["card"])
             same = Q.same_up_to_phase(joint(e["after"]), want)
             assert same != kickback(e["before"], e["seat"], e["card"]), e
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_every_event_has_a_code_params_and_the_english_text_of_its_code(seed):
+    """So a page can render any event in the reader's language from ``code`` and ``params``
+    (``GAME.event_texts``), and the English ``text`` is exactly that rendering."""
+    from games.engines.entanglion.texts import EVENT_TEXTS, render
+
+    assert GAME.event_texts is EVENT_TEXTS
+    seen = set()
+    steps = random_game(seed, 300)
+    for events in [steps[0][0]["events"], *(e for *_, e in steps)]:
+        for e in events:
+            assert e["code"] in EVENT_TEXTS, e
+            assert isinstance(e["params"], dict)
+            assert e["text"] == render(e["code"], e["params"]) and "%(" not in e["text"]
+            seen.add(e["code"])
+    assert {"setup", "turn", "draw", "entanglion_die"} <= seen

@@ -5,7 +5,8 @@ Pure Python, no Django. ``GAME`` implements the shared engine protocol. Modules,
 ``planets`` (planets, kets, the path tables of §3 as data, ``move``), ``cards`` (engine and
 event cards, components, dice, detection track), ``options`` (validated setup options),
 ``rules`` (drawing/PROBE, defense rolls, detection, quantum events, component effects, the
-step queue), ``flow`` (the Game object, actions, views), ``kets`` (state text), ``analysis``,
+step queue), ``navigation`` (a card played for a ship: slot, move, circuit record, orbital
+check or not), ``flow`` (the Game object, actions, views), ``kets`` (state text), ``analysis``,
 ``preview``, ``circuit`` (qiskit only there). ``BOARD`` (also in every view) is the static map
 for drawing; ``describe(ships)`` the state text of any position.
 
@@ -67,14 +68,18 @@ View (``view(state, seat)``; seat None = spectator/teacher; the same facts for e
 [{"a", "b", "cards", "ships"}], "grid", "ring", "track", "slots", "components", "event_cards"},
 "finished", "result", "outcome"}``.
 
-Events: ``{"type", "code", "text", ...parameters}``. Types: setup, roll (``die`` d8/d6,
-``rolls``, ``modifier``, ``total``, ``need``, ``passed``, ``purpose``), turn, play (codes
-no_effect/enter/exit/move_inside/move_outside; ``before``, ``after``, ``slot``, ``via``),
-draw, probe, deck, engine_control (full/cleared), orbital (not_seen/detected/
-skipped_programming), ground (retrieved/retrieve_failed), detection (detection_up/bit_flip/
-wave_collapse), move (detected_jump/heisenberg), quantum_event, event_card (kept, played,
-quantum_tunnel, bennett, spooky_action, ...), exchange, trade, discard, decision, game_end
-(won/lost).
+Events: ``{"type", ...machine fields, "code", "params", "text"}``: ``text`` is the English
+rendering of ``texts.EVENT_TEXTS[code] % params`` (declared as ``GAME.event_texts``; a param
+may be a nested message ``{"code", "params"}``), so a page can render it in the reader's
+language. Types: setup, roll (``die`` d8/d6, ``rolls``, ``modifier``, ``total``, ``need``,
+``passed``, ``purpose``: orbital/ground/probe/heisenberg/spooky/first_player/placement/
+landing), turn, play (codes no_effect/enter/exit/move_inside/move_outside/swap_outside;
+``before``, ``after``, ``slot``, ``via``), draw, probe, deck, engine_control (full/cleared),
+orbital (not_seen/detected/skipped_programming), ground (retrieved/retrieve_failed), detection
+(detection_up with ``cause`` probe/orbital/retrieval/schrodinger, bit_flip, wave_collapse),
+move (detected_jump/chosen_jump/heisenberg), quantum_event (event_drawn, event_drawn_again),
+event_card (kept, played, quantum_tunnel, bennett, spooky_action, spooky_nothing,
+quantum_shuffle, mechanic_done), exchange, trade, discard, decision, game_end (won/lost).
 
 Outcome: ``{"scores": [k, k] (components found), "winners": [0, 1] or [], "result",
 "components", "turns", "detection"}``. ``analysis(state)``: routes per remaining component

@@ -26,7 +26,7 @@ EVENT_CARDS = (QUANTUM_TUNNEL, BENNETT, HEISENBERG, MECHANIC, BIT_FLIP, WAVE_COL
 KEEP_CARDS = (QUANTUM_TUNNEL, BENNETT, HEISENBERG, MECHANIC)
 #: keep cards that are played as the Event action (Quantum Tunnel rides on Navigate/Retrieve)
 ACTION_EVENTS = (BENNETT, HEISENBERG, MECHANIC)
-EVENT_TEXTS = {
+EVENT_CARD_TEXTS = {
     QUANTUM_TUNNEL: "Keep: cancels one orbital or ground defense check this turn (not an action).",
     BENNETT: "Keep: move one quantum component from your ship to the other ship or back.",
     HEISENBERG: "Keep: roll the d8 and move both ships that many planets clockwise from "

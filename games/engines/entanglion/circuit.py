@@ -8,14 +8,8 @@ gate (CNOT: the player's ship is the target), then measures both qubits (clbit k
 from __future__ import annotations
 
 from .analysis import shortest
-from .planets import CENTARIOUS, PLANETS, SHIPS, inside, move
-
-_GATE = {"X": "x", "H": "h"}
-
-
-def _gate(seat: int, card: str) -> list:
-    return {"X": ["x", seat], "H": ["h", seat], "CNOT": ["cx", 1 - seat, seat],
-            "SWAP": ["swap", 0, 1]}[card]
+from .navigation import gate_of
+from .planets import CENTARIOUS, PLANETS, SHIPS, inside
 
 
 def preparation(ships: dict) -> list[list]:
@@ -23,7 +17,7 @@ def preparation(ships: dict) -> list[list]:
     zero = {"mercurial": "ZERO", "rubicon": "ZERO"}
     if inside(ships):
         path = shortest(zero, None, {ships["mercurial"]})
-        return [_gate(step["seat"], step["card"]) for step in path]
+        return [gate_of(step["seat"], step["card"]) for step in path]
     gates = []
     for seat, ship in enumerate(SHIPS):
         planet = ships[ship]
@@ -52,6 +46,3 @@ def ships_circuit(state: dict):
                    "preparation": prep, "gates": [list(g) for g in record["gates"]],
                    "ships": dict(state["ships"])}
     return qc
-
-
-__all__ = ["move", "preparation", "ships_circuit"]

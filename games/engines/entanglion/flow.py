@@ -9,13 +9,14 @@ from typing import Any
 from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
 from . import options as opts
 from . import rules as R
+from .analysis import analyse, pass_probability
 from .cards import (
     BENNETT,
     COMPONENT_TEXTS,
     COMPONENTS,
     ENGINE_DECK,
+    EVENT_CARD_TEXTS,
     EVENT_CARDS,
-    EVENT_TEXTS,
     HEISENBERG,
     LOSS_INDEX,
     MECHANIC,
@@ -30,23 +31,26 @@ from .cards import (
     entanglion_die,
     event_deck_from,
 )
+from .circuit import ships_circuit
 from .kets import describe
+from .navigation import needs_orbital, steer
 from .planets import (
     ENTANGLION_PLANETS,
     GALAXY_COLOURS,
+    GRID,
     KETS,
     LAYOUT,
     PATHS,
     PLANETS,
     RING,
     SHIPS,
-    SUPERIOUS,
     inside,
     move,
 )
+from .preview import preview as preview_play
+from .texts import EVENT_TEXTS, message
 
 SLUG = "entanglion"
-_ = R._
 
 
 def _is_int(x: Any) -> bool:
@@ -60,70 +64,6 @@ def canonical(action: Any) -> str | None:
         return None
 
 
-# --------------------------------------------------------------------------- ship moves
-
-def gate_of(seat: int, card: str) -> list:
-    """The circuit gate of ``card`` played by ``seat`` (q0 Mercurial, q1 Rubicon). CNOT: the
-    player's ship is the target, the other ship the control (§3.6)."""
-    q = seat
-    return {"X": ["x", q], "H": ["h", q], "CNOT": ["cx", 1 - q, q], "SWAP": ["swap", 0, 1]}[card]
-
-
-def board_differs_from_physics(ships: dict[str, str], seat: int, card: str) -> bool:
-    """§3.6: the only move where the board is not the gate: CNOT with both ships in Superious
-    and the player's ship (the target) on MINUS (a real CNOT would kick the phase back)."""
-    me, them = ships[SHIPS[seat]], ships[SHIPS[1 - seat]]
-    return (card == "CNOT" and PLANETS[me] == SUPERIOUS and PLANETS[them] == SUPERIOUS
-            and me == "MINUS")
-
-
-def needs_orbital(state: State, seat: int, before: dict, after: dict) -> bool:
-    """§7.1: a navigation that brings the ships to a new Entanglion planet (and Quantum
-    Programming does not skip it)."""
-    if not inside(after):
-        return False
-    if inside(before) and before["mercurial"] == after["mercurial"]:
-        return False
-    return not R.skips_orbital(state, seat, after["mercurial"])
-
-
-def steer(state: State, seat: int, card: str, events: list, *, via: str) -> tuple[dict, dict]:
-    """Play ``card`` for ``seat``'s ship: slot, movement, circuit. Returns (before, after)."""
-    before = dict(state["ships"])
-    after = move(before, SHIPS[seat], card)
-    R.fill_slot(state, seat, card, events)
-    if board_differs_from_physics(before, seat, card):
-        state["circuit"] = {"start": dict(after), "gates": []}
-    else:
-        state["circuit"]["gates"].append(gate_of(seat, card))
-    state["ships"] = after
-    if after == before:
-        text = _("{who} plays {card}: no path for {ship} here, the ships stay.").format(
-            who=R.who(seat), card=card, ship=R.who(seat))
-        code = "no_effect"
-    elif inside(after) and not inside(before):
-        text = _("{who} plays {card}: both ships enter Entanglion at {planet}.").format(
-            who=R.who(seat), card=card, planet=after["mercurial"])
-        code = "enter"
-    elif inside(before) and not inside(after):
-        text = _("{who} plays {card}: the ships leave Entanglion, Mercurial to {m}, Rubicon to "
-                 "{r}.").format(who=R.who(seat), card=card, m=after["mercurial"],
-                                r=after["rubicon"])
-        code = "exit"
-    elif inside(after):
-        text = _("{who} plays {card}: both ships fly from {a} to {b}.").format(
-            who=R.who(seat), card=card, a=before["mercurial"], b=after["mercurial"])
-        code = "move_inside"
-    else:
-        moved = [s for s in SHIPS if before[s] != after[s]]
-        text = _("{who} plays {card}: {moves}.").format(who=R.who(seat), card=card, moves=", ".join(
-            f"{s.capitalize()} {before[s]} → {after[s]}" for s in moved))
-        code = "move_outside"
-    R.emit(events, "play", code, text, seat=seat, card=card, via=via, before=before,
-           after=dict(after), slot=len(state["engine_control"]))
-    return before, after
-
-
 # --------------------------------------------------------------------------- the game
 
 class Entanglion:
@@ -132,6 +72,7 @@ class Entanglion:
     min_players = 2
     max_players = 2
     variants = ("easy", "hard")
+    event_texts = EVENT_TEXTS
     # everything in the view is open between the partners; the route planning is the
     # teacher's (it would play the game for the students); a hover preview of engine cards
     abilities = Abilities(
@@ -192,19 +133,15 @@ class Entanglion:
             state["event_deck"] = list(o["event_deck"]) + others
         else:
             state["event_deck"] = event_deck_from(list(EVENT_CARDS), rng)
-        R.emit(events, "setup", "setup", _("The 8 quantum components are placed on the "
-                                           "Entanglion planets; detection starts at {rate}.")
-               .format(rate=TRACK[state["detection"]]), detection=state["detection"],
-               rate=TRACK[state["detection"]])
+        R.emit(events, "setup", "setup", {"rate": TRACK[state["detection"]]},
+               detection=state["detection"], rate=TRACK[state["detection"]])
         # §10.6 first player
         if o["first"] is None:
             while True:
                 a, b = entanglion_die(rng), entanglion_die(rng)
                 tie = a == b
-                R.emit(events, "roll", "first_player_roll", _("First player: Mercurial rolls "
-                                                              "{a}, Rubicon rolls {b}{tie}.")
-                       .format(a=a, b=b, tie=_(", a tie: roll again") if tie else ""),
-                       die="d8", rolls=[a, b], purpose="first_player")
+                R.emit(events, "roll", "first_player_tie" if tie else "first_player_roll",
+                       {"a": a, "b": b}, die="d8", rolls=[a, b], purpose="first_player")
                 if not tie:
                     state["first"] = 0 if a > b else 1
                     break
@@ -218,9 +155,8 @@ class Entanglion:
             for seat in order:
                 face = centarious_die(rng)
                 ships[SHIPS[seat]] = ("ZERO", "ONE")[face]
-                R.emit(events, "roll", "centarious_die", _("{who} rolls the Centarious die: "
-                                                           "{face}, the ship starts on {planet}.")
-                       .format(who=R.who(seat), face=face, planet=ships[SHIPS[seat]]),
+                R.emit(events, "roll", "placement_roll", {"ship": R.who(seat), "face": face,
+                                                          "planet": ships[SHIPS[seat]]},
                        seat=seat, die="d6", face=face, purpose="placement")
             state["ships"] = {s: ships[s] for s in SHIPS}
         else:
@@ -232,8 +168,8 @@ class Entanglion:
                 R.draw_up(state, seat, rng, events)
         else:
             state["hands"] = [list(h) for h in o["hands"]]
-        R.emit(events, "turn", "turn", _("{who} goes first.").format(
-            who=R.who(state["turn"])), seat=state["turn"], turn=1)
+        R.emit(events, "turn", "first_turn", {"ship": R.who(state["turn"])},
+               seat=state["turn"], turn=1)
         state["events"] = events
         return state
 
@@ -313,19 +249,13 @@ class Entanglion:
                 "detection": state["detection"]}
 
     def analysis(self, state: State) -> dict:
-        from .analysis import analyse
-
         return analyse(state)
 
     def circuit(self, state: State):
-        from .circuit import ships_circuit
-
         return ships_circuit(state)
 
     def preview(self, state: State, seat: int, action: Action) -> dict:
-        from .preview import preview
-
-        return preview(self, state, seat, action)
+        return preview_play(self, state, seat, action)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -405,10 +335,9 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
         mine.append(take)
         theirs.append(give)
         state["turn_flags"]["traded"] = True
-        R.emit(events, "trade", "trade", _("Qubit Interconnect: {who} trades {give} for "
-                                           "{other}'s {take}.").format(
-            who=R.who(seat), give=give, other=R.who(1 - seat), take=take),
-            seat=seat, give=give, take=take)
+        R.emit(events, "trade", "trade", {"ship": R.who(seat), "give": give,
+                                          "other": R.who(1 - seat), "take": take},
+               seat=seat, give=give, take=take)
         return
     if "play" in action:
         card = action["play"]
@@ -419,25 +348,23 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
             state["queue"].append({"step": "orbital", "seat": seat,
                                    "tunnel": bool(action.get("tunnel"))})
         elif inside(after) and after != before:
-            R.emit(events, "orbital", "skipped_programming", _("Quantum Programming: no "
-                                                               "component on {planet}, no "
-                                                               "orbital check.").format(
-                planet=after["mercurial"]), planet=after["mercurial"])
+            R.emit(events, "orbital", "skipped_programming", {"planet": after["mercurial"]},
+                   planet=after["mercurial"])
         state["queue"].append({"step": "end_turn"})
     elif "exchange" in action:
         card = action["exchange"]
         state["hands"][seat].remove(card)
         state["engine_discard"].append(card)
-        R.emit(events, "exchange", "exchange", _("{who} discards {card} to draw anew.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "exchange", "exchange", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         if R.holds(state, seat, QUANTUM_GATES):
             drawn = [c for c in (R.draw_engine(state, seat, rng, events) for _k in range(2))
                      if c is not None]
             if len(drawn) == 2:
                 state["pending"] = {"kind": "keep", "seat": seat, "cards": drawn}
-                R.emit(events, "decision", "keep_one", _("Quantum Gates: {who} draws {a} and "
-                                                         "{b} and keeps one.").format(
-                    who=R.who(seat), a=drawn[0], b=drawn[1]), seat=seat, cards=drawn)
+                R.emit(events, "decision", "keep_one", {"ship": R.who(seat), "a": drawn[0],
+                                                        "b": drawn[1]},
+                       seat=seat, cards=drawn)
             else:
                 state["hands"][seat] += drawn
         else:
@@ -450,8 +377,8 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random,
         card = action["event"]
         state["event_hands"][seat].remove(card)
         state["event_discard"].append(card)
-        R.emit(events, "event_card", "played", _("{who} plays {card}.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "event_card", "played", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         if card == HEISENBERG:
             R.heisenberg(state, seat, rng, events)
             state["queue"].append({"step": "end_turn"})
@@ -473,9 +400,9 @@ def _start_mechanic(state: State, seat: int, rng: random.Random, events: list[Ev
         state["engine_discard"] += cards
         return
     state["pending"] = {"kind": "mechanic", "seat": seat, "cards": cards, "played": 0}
-    R.emit(events, "decision", "mechanic", _("The Mechanic: {who} puts the hand aside and draws "
-                                             "{cards}; play up to two of them.").format(
-        who=R.who(seat), cards=", ".join(cards) or _("nothing")), seat=seat, cards=cards)
+    R.emit(events, "decision", "mechanic", {"ship": R.who(seat),
+                                            "cards": list(cards) or message("nothing")},
+           seat=seat, cards=cards)
 
 
 def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.Random,
@@ -483,15 +410,14 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
     kind = pending["kind"]
     if kind == "land":
         ships = dict(action["land"])
-        R.place_ships(state, {s: ships[s] for s in SHIPS}, events, "detected_jump",
-                      _("Physical Qubits: Mercurial jumps to {m}, Rubicon to {r}.").format(
-                          m=ships["mercurial"], r=ships["rubicon"]))
+        R.place_ships(state, {s: ships[s] for s in SHIPS}, events, "chosen_jump",
+                      {"m": ships["mercurial"], "r": ships["rubicon"]})
     elif kind == "discard":
         card = action["discard"]
         state["hands"][seat].remove(card)
         state["engine_discard"].append(card)
-        R.emit(events, "discard", "discard", _("{who} discards {card}.").format(
-            who=R.who(seat), card=card), seat=seat, card=card)
+        R.emit(events, "discard", "discard", {"ship": R.who(seat), "card": card}, seat=seat,
+               card=card)
         state["queue"].insert(0, {"step": "hand_limit", "seat": seat})
     elif kind == "keep":
         card = action["keep"]
@@ -499,9 +425,9 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
         cards.remove(card)
         state["hands"][seat].append(card)
         state["engine_discard"] += cards
-        R.emit(events, "exchange", "kept", _("{who} keeps {card} and discards {other}.").format(
-            who=R.who(seat), card=card, other=cards[0]), seat=seat, card=card,
-            discarded=cards[0])
+        R.emit(events, "exchange", "gates_kept", {"ship": R.who(seat), "card": card,
+                                                  "other": cards[0]},
+               seat=seat, card=card, discarded=cards[0])
     elif kind == "mechanic":
         cards = list(pending["cards"])
         if "mechanic" in action:
@@ -513,10 +439,9 @@ def _decide(state: State, seat: int, pending: dict, action: Action, rng: random.
                 state["pending"] = {**pending, "cards": cards, "played": played}
                 return
         state["engine_discard"] += cards
-        R.emit(events, "event_card", "mechanic_done", _("The Mechanic is done: {who} discards "
-                                                        "{cards} and takes the hand back.")
-               .format(who=R.who(seat), cards=", ".join(cards) or _("nothing")), seat=seat,
-               discarded=cards)
+        R.emit(events, "event_card", "mechanic_done", {"ship": R.who(seat),
+                                                       "cards": cards or message("nothing")},
+               seat=seat, discarded=cards)
         state["queue"].append({"step": "end_turn"})
 
 
@@ -527,16 +452,13 @@ BOARD = {
                  "x": LAYOUT[p][0], "y": LAYOUT[p][1]} for p, g in PLANETS.items()],
     "paths": [{"a": a, "b": b, "cards": list(cards), "ships": list(ships)}
               for a, b, cards, ships in PATHS],
-    "grid": [{"centarious": c, "superious": s, "planet": p}
-             for (c, s), p in {("ZERO", "PLUS"): "PHI PLUS", ("ZERO", "MINUS"): "PHI MINUS",
-                               ("ONE", "PLUS"): "PSI PLUS",
-                               ("ONE", "MINUS"): "PSI MINUS"}.items()],
+    "grid": [{"centarious": c, "superious": s, "planet": p} for (c, s), p in GRID.items()],
     "ring": list(RING),
     "track": list(TRACK),
     "slots": SLOTS,
     "components": [{"name": c, "kind": k, "text": COMPONENT_TEXTS[c]}
                    for c, k in COMPONENTS.items()],
-    "event_cards": [{"name": c, "text": EVENT_TEXTS[c]} for c in EVENT_CARDS],
+    "event_cards": [{"name": c, "text": EVENT_CARD_TEXTS[c]} for c in EVENT_CARDS],
 }
 
 
@@ -563,7 +485,7 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "galaxies": {s: PLANETS[ships[s]] for s in SHIPS},
         "state": describe(ships),
         "detection": {"index": det, "rate": TRACK[det], "loss_index": LOSS_INDEX,
-                      "pass_chance": {str(s): _pass_chance(state, s) for s in (0, 1)}},
+                      "pass_chance": {str(s): pass_probability(state, s) for s in (0, 1)}},
         "engine_control": [{"card": s["card"], "seat": s["seat"], "ship": SHIPS[s["seat"]]}
                            for s in state["engine_control"]],
         "hands": [list(h) for h in state["hands"]],
@@ -591,10 +513,3 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "result": state["result"],
         "outcome": game.outcome(state),
     }
-
-
-def _pass_chance(state: State, seat: int) -> float:
-    """Chance that ``seat``'s next defense roll passes at the current rate (§6, §8)."""
-    from .analysis import pass_probability
-
-    return pass_probability(state, seat)

@@ -4,24 +4,34 @@ resolved and nothing of the decks revealed. Accepts ``{"play": CARD}`` (with or 
 
     {"action", "seat", "card", "before": {ships}, "after": {ships}, "moves": bool,
      "enters": bool, "exits": bool, "orbital_check": bool, "component": str|None,
-     "gate": [...], "state_before": {ket...}, "state_after": {ket...}, "text"}
+     "gate": [...], "state_before": {ket...}, "state_after": {ket...}, "code", "params",
+     "text"}
 """
 from __future__ import annotations
+
+import json
 
 from ..base import IllegalAction
 from . import rules as R
 from .kets import describe
+from .navigation import gate_of, needs_orbital
 from .planets import SHIPS, inside, move
+from .texts import render
+
+
+def _key(action: object) -> str | None:
+    try:
+        return json.dumps(action, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
 
 
 def preview(game, state: dict, seat: int, action: dict) -> dict:
-    from .flow import canonical, gate_of, needs_orbital
-
     if state["finished"] or not isinstance(seat, int) or seat not in game.to_act(state):
         raise IllegalAction("not_your_turn", "You may not play now, so there is nothing to "
                                              "preview.")
-    legal = {canonical(a) for a in game.legal_actions(state, seat)}
-    if not isinstance(action, dict) or canonical(action) not in legal:
+    legal = {_key(a) for a in game.legal_actions(state, seat)}
+    if not isinstance(action, dict) or _key(action) not in legal:
         raise IllegalAction("no_preview", "Only a legal engine-card play can be previewed.")
     card = action.get("play", action.get("mechanic"))
     if not isinstance(card, str):
@@ -31,11 +41,13 @@ def preview(game, state: dict, seat: int, action: dict) -> dict:
     check = "play" in action and needs_orbital(state, seat, before, after)
     planet = after["mercurial"] if inside(after) else None
     if after == before:
-        text = R._("No path for {ship} with {card} here: the ships would stay.")
+        code = "preview_stay"
     elif inside(after):
-        text = R._("{card} would take both ships to {planet}.")
+        code = "preview_inside"
     else:
-        text = R._("{card} would take Mercurial to {m} and Rubicon to {r}.")
+        code = "preview_outside"
+    params = {"ship": R.who(seat), "card": card, "planet": planet, "m": after["mercurial"],
+              "r": after["rubicon"]}
     return {
         "action": dict(action), "seat": seat, "card": card, "before": before, "after": after,
         "moves": after != before, "enters": inside(after) and not inside(before),
@@ -44,6 +56,5 @@ def preview(game, state: dict, seat: int, action: dict) -> dict:
         "component": state["planet_components"].get(planet) if planet else None,
         "gate": gate_of(seat, card), "state_before": describe(before),
         "state_after": describe(after),
-        "text": text.format(ship=R.who(seat), card=card, planet=planet,
-                            m=after["mercurial"], r=after["rubicon"]),
+        "code": code, "params": params, "text": render(code, params),
     }

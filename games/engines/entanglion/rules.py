@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from . import texts as T
 from .cards import (
     BIT_FLIP,
     COMPONENTS,
@@ -35,19 +36,19 @@ from .cards import (
     event_deck_from,
 )
 from .planets import ENTANGLION_PLANETS, ring_count
-
-
-def _(text: str) -> str:
-    """Marks an English text for translation (engines do not import Django)."""
-    return text
+from .texts import message
 
 
 def who(seat: int) -> str:
     return ("Mercurial", "Rubicon")[seat]
 
 
-def emit(events: list, type_: str, code: str, text: str, **params) -> dict:
-    event = {"type": type_, "code": code, "text": text, **params}
+def emit(events: list, type_: str, code: str, params: dict | None = None, **fields) -> dict:
+    """Append an event: its ``type``, machine ``fields``, text ``code`` and ``params``, and the
+    English ``text`` (``texts.EVENT_TEXTS``)."""
+    params = dict(params or {})
+    event = {"type": type_, **fields, "code": code, "params": params,
+             "text": T.render(code, params)}
     events.append(event)
     return event
 
@@ -79,20 +80,21 @@ def skips_orbital(state: dict, seat: int, planet: str) -> bool:
 
 # ----------------------------------------------------------------------------- track
 
-def raise_detection(state: dict, events: list, why: str, steps: int = 1) -> None:
+def raise_detection(state: dict, events: list, cause: str, steps: int = 1) -> None:
+    """``cause``: probe, orbital, retrieval or schrodinger."""
     before = state["detection"]
     state["detection"] = min(LOSS_INDEX, before + steps)
-    emit(events, "detection", "detection_up", _("Detection rises to {rate} ({why}).").format(
-        rate=TRACK[state["detection"]], why=why), before=before, index=state["detection"],
-        rate=TRACK[state["detection"]], cause=why)
+    emit(events, "detection", "detection_up",
+         {"rate": TRACK[state["detection"]], "cause": message(f"cause_{cause}")},
+         before=before, index=state["detection"], rate=TRACK[state["detection"]], cause=cause)
     if state["detection"] >= LOSS_INDEX:
         lose(state, events)
 
 
-def set_detection(state: dict, events: list, index: int, code: str, text: str) -> None:
+def set_detection(state: dict, events: list, index: int, code: str) -> None:
     before = state["detection"]
     state["detection"] = max(0, min(LOSS_INDEX - 1, index))
-    emit(events, "detection", code, text.format(rate=TRACK[state["detection"]]),
+    emit(events, "detection", code, {"rate": TRACK[state["detection"]]},
          before=before, index=state["detection"], rate=TRACK[state["detection"]])
 
 
@@ -101,9 +103,7 @@ def lose(state: dict, events: list) -> None:
     state["result"] = "lost"
     state["queue"] = []
     state["pending"] = None
-    emit(events, "game_end", "lost", _("The detection token reaches X: the ships are caught "
-                                       "and both players lose."),
-         result="lost", components=found(state))
+    emit(events, "game_end", "lost", result="lost", components=found(state))
 
 
 def check_win(state: dict, events: list) -> None:
@@ -112,15 +112,13 @@ def check_win(state: dict, events: list) -> None:
         state["result"] = "won"
         state["queue"] = []
         state["pending"] = None
-        emit(events, "game_end", "won", _("All 8 quantum components are on board: together "
-                                          "Mercurial and Rubicon win!"),
-             result="won", components=found(state))
+        emit(events, "game_end", "won", result="won", components=found(state))
 
 
 # ----------------------------------------------------------------------------- dice
 
 def defense_roll(state: dict, seat: int, rng: random.Random, events: list, purpose: str,
-                 need: int) -> bool:
+                 need: int, planet: str | None = None) -> bool:
     """Roll the d8 for ``seat`` with its modifiers; pass when the result is at least ``need``.
     Magnetic Shielding: a failed roll is rolled once more and the second roll counts (§8)."""
     mod = modifier(state, seat)
@@ -131,13 +129,14 @@ def defense_roll(state: dict, seat: int, rng: random.Random, events: list, purpo
         roll = entanglion_die(rng)
         rolls.append(roll)
         ok = roll + mod >= need
-    text = _("{who} rolls the Entanglion die for {purpose}: {rolls}{mod} → {total}, needs "
-             "{need}: {verdict}.").format(
-        who=who(seat), purpose=purpose, rolls=" then ".join(map(str, rolls)),
-        mod=f" {'+' if mod > 0 else '−'} {abs(mod)}" if mod else "", total=roll + mod,
-        need=need, verdict=_("passed") if ok else _("failed"))
-    emit(events, "roll", "entanglion_die", text, seat=seat, die="d8", purpose=purpose,
-         rolls=rolls, modifier=mod, total=roll + mod, need=need, passed=ok)
+    emit(events, "roll", "entanglion_die", {
+        "ship": who(seat), "purpose": message(f"purpose_{purpose}", planet=planet),
+        "rolls": rolls[0] if len(rolls) == 1 else message("rolled_again", first=rolls[0],
+                                                          second=rolls[1]),
+        "mod": f" {'+' if mod > 0 else '−'} {abs(mod)}" if mod else "", "total": roll + mod,
+        "need": need, "verdict": message("passed" if ok else "failed")},
+        seat=seat, die="d8", purpose=purpose, rolls=rolls, modifier=mod, total=roll + mod,
+        need=need, passed=ok)
     return ok
 
 
@@ -152,8 +151,7 @@ def _refill(state: dict, rng: random.Random, events: list) -> bool:
     pile = state["engine_discard"]
     rng.shuffle(pile)
     state["engine_stack"], state["engine_discard"] = pile, []
-    emit(events, "deck", "reshuffle", _("The engine stack is empty: the discard pile is "
-                                        "shuffled into a new stack."), cards=len(pile))
+    emit(events, "deck", "reshuffle", cards=len(pile))
     return True
 
 
@@ -164,10 +162,9 @@ def draw_engine(state: dict, seat: int, rng: random.Random, events: list) -> str
         card = state["engine_stack"].pop(0)
         if card != PROBE:
             return card
-        emit(events, "probe", "probe_drawn", _("{who} draws PROBE and rolls for it.").format(
-            who=who(seat)), seat=seat)
-        if not defense_roll(state, seat, rng, events, _("PROBE"), 4):
-            raise_detection(state, events, _("PROBE"))
+        emit(events, "probe", "probe_drawn", {"ship": who(seat)}, seat=seat)
+        if not defense_roll(state, seat, rng, events, "probe", 4):
+            raise_detection(state, events, "probe")
         state["engine_discard"].append(PROBE)
     return None
 
@@ -182,39 +179,38 @@ def draw_up(state: dict, seat: int, rng: random.Random, events: list) -> None:
         state["hands"][seat].append(card)
         drawn.append(card)
     if drawn:
-        emit(events, "draw", "draw", _("{who} draws {cards}.").format(
-            who=who(seat), cards=", ".join(drawn)), seat=seat, cards=drawn)
+        emit(events, "draw", "draw", {"ship": who(seat), "cards": list(drawn)}, seat=seat,
+             cards=drawn)
 
 
 def clear_engine_control(state: dict, events: list) -> None:
     if state["engine_control"]:
         state["engine_discard"] += [slot["card"] for slot in state["engine_control"]]
         state["engine_control"] = []
-        emit(events, "engine_control", "cleared", _("Engine control is cleared into the "
-                                                    "engine discard pile."))
+        emit(events, "engine_control", "cleared")
 
 
-def fill_slot(state: dict, seat: int, card: str, events: list) -> None:
-    """§4: the played card goes into the next empty slot; the 6th arms a quantum event."""
+def fill_slot(state: dict, seat: int, card: str) -> bool:
+    """§4: the played card goes into the next empty slot; the 6th arms a quantum event (True
+    then: the caller tells it after the play)."""
     if len(state["engine_control"]) >= SLOTS:
         state["engine_discard"].append(card)      # all slots full (only in The Mechanic)
-        return
+        return False
     state["engine_control"].append({"card": card, "seat": seat})
     if len(state["engine_control"]) == SLOTS:
         state["turn_flags"]["six_filled"] = True
-        emit(events, "engine_control", "full", _("All 6 engine-control slots are full: a "
-                                                 "quantum event happens at the end of the "
-                                                 "turn."))
+        return True
+    return False
 
 
 # ----------------------------------------------------------------------------- ships
 
-def place_ships(state: dict, ships: dict[str, str], events: list, code: str, text: str,
-                unitary: bool = False) -> None:
+def place_ships(state: dict, ships: dict[str, str], events: list, code: str,
+                params: dict) -> None:
+    """A jump that is no gate (detection, Heisenberg): the circuit starts again here."""
     state["ships"] = dict(ships)
-    if not unitary:
-        state["circuit"] = {"start": dict(ships), "gates": []}
-    emit(events, "move", code, text, ships=dict(ships))
+    state["circuit"] = {"start": dict(ships), "gates": []}
+    emit(events, "move", code, params, ships=dict(ships))
 
 
 def land(state: dict, seat: int, rng: random.Random, events: list) -> None:
@@ -222,16 +218,14 @@ def land(state: dict, seat: int, rng: random.Random, events: list) -> None:
     holder of Physical Qubits chooses for each ship (a decision)."""
     if holds(state, seat, PHYSICAL_QUBITS):
         state["pending"] = {"kind": "land", "seat": seat}
-        emit(events, "decision", "choose_landing", _("Physical Qubits: {who} chooses ZERO or "
-                                                     "ONE for each ship.").format(who=who(seat)),
-             seat=seat)
+        emit(events, "decision", "choose_landing", {"ship": who(seat)}, seat=seat)
         return
     face = centarious_die(rng)
     planet = ("ZERO", "ONE")[face]
-    emit(events, "roll", "centarious_die", _("The Centarious die shows {face}.").format(
-        face=face), seat=seat, die="d6", face=face)
+    emit(events, "roll", "centarious_die", {"face": face}, seat=seat, die="d6", face=face,
+         purpose="landing")
     place_ships(state, {"mercurial": planet, "rubicon": planet}, events, "detected_jump",
-                _("Both ships jump to {planet}.").format(planet=planet))
+                {"planet": planet})
 
 
 def orbital_check(state: dict, seat: int, rng: random.Random, events: list,
@@ -239,15 +233,13 @@ def orbital_check(state: dict, seat: int, rng: random.Random, events: list,
     """§7.1: one check for both ships, rolled by the player who played the card."""
     planet = state["ships"]["mercurial"]
     if tunnel:
-        _play_tunnel(state, seat, events, _("the orbital check"))
+        _play_tunnel(state, seat, events, "orbital")
         return
-    if defense_roll(state, seat, rng, events, _("the orbital defense of {planet}").format(
-            planet=planet), TRACK[state["detection"]] + 1):
-        emit(events, "orbital", "not_seen", _("The ships are not seen and orbit {planet}.")
-             .format(planet=planet), planet=planet)
+    if defense_roll(state, seat, rng, events, "orbital", TRACK[state["detection"]] + 1,
+                    planet):
+        emit(events, "orbital", "not_seen", {"planet": planet}, planet=planet)
         return
-    emit(events, "orbital", "detected", _("Orbital defenses of {planet} detect the ships!")
-         .format(planet=planet), planet=planet)
+    emit(events, "orbital", "detected", {"planet": planet}, planet=planet)
     state["queue"][:0] = [{"step": "land", "seat": seat},
                           {"step": "detection_up", "seat": seat},
                           {"step": "quantum_event", "seat": seat, "cause": "detection"}]
@@ -256,10 +248,9 @@ def orbital_check(state: dict, seat: int, rng: random.Random, events: list,
 def _play_tunnel(state: dict, seat: int, events: list, what: str) -> None:
     state["event_hands"][seat].remove(QUANTUM_TUNNEL)
     state["event_discard"].append(QUANTUM_TUNNEL)
-    emit(events, "event_card", "quantum_tunnel", _("{who} plays Quantum Tunnel: {what} is "
-                                                   "cancelled.").format(who=who(seat),
-                                                                        what=what),
-         seat=seat, card=QUANTUM_TUNNEL)
+    emit(events, "event_card", "quantum_tunnel", {"ship": who(seat),
+                                                  "what": message(f"what_{what}")},
+         seat=seat, card=QUANTUM_TUNNEL, cancels=what)
 
 
 def retrieve(state: dict, seat: int, rng: random.Random, events: list, tunnel: bool) -> None:
@@ -267,22 +258,21 @@ def retrieve(state: dict, seat: int, rng: random.Random, events: list, tunnel: b
     planet = state["ships"]["mercurial"]
     component = state["planet_components"][planet]
     if tunnel:
-        _play_tunnel(state, seat, events, _("the ground defense check"))
+        _play_tunnel(state, seat, events, "ground")
         ok = True
     else:
-        ok = defense_roll(state, seat, rng, events, _("the ground defense of {planet}").format(
-            planet=planet), TRACK[state["detection"]] + 1)
+        ok = defense_roll(state, seat, rng, events, "ground", TRACK[state["detection"]] + 1,
+                          planet)
     if not ok:
-        emit(events, "ground", "retrieve_failed", _("Ground defenses stop the retrieval of "
-                                                    "{component}.").format(
-            component=component), seat=seat, planet=planet, component=component)
-        raise_detection(state, events, _("a failed retrieval"))
+        emit(events, "ground", "retrieve_failed", {"component": component}, seat=seat,
+             planet=planet, component=component)
+        raise_detection(state, events, "retrieval")
         return
     del state["planet_components"][planet]
     state["held"][seat].append(component)
-    emit(events, "ground", "retrieved", _("{who} retrieves {component} from {planet}.").format(
-        who=who(seat), component=component, planet=planet), seat=seat, planet=planet,
-        component=component)
+    emit(events, "ground", "retrieved", {"ship": who(seat), "component": component,
+                                         "planet": planet},
+         seat=seat, planet=planet, component=component)
     check_win(state, events)
     if component == DILUTION_REFRIGERATOR and not state["finished"]:
         state["queue"].insert(0, {"step": "hand_limit", "seat": seat})
@@ -306,10 +296,9 @@ def quantum_event(state: dict, seat: int, rng: random.Random, events: list, caus
     if card is None:   # pragma: no cover - every now-card returns to the discard pile
         clear_engine_control(state, events)
         return
-    emit(events, "quantum_event", "event_drawn", _("Quantum event ({cause}): {who} draws "
-                                                   "{card}.").format(
-        cause=_("detection") if cause == "detection" else _("engine control full"),
-        who=who(seat), card=card), seat=seat, card=card, cause=cause)
+    emit(events, "quantum_event", "event_drawn", {"cause": message(f"cause_{cause}"),
+                                                  "ship": who(seat), "card": card},
+         seat=seat, card=card, cause=cause)
     _carry_out(state, seat, card, rng, events)
     clear_engine_control(state, events)
 
@@ -317,34 +306,30 @@ def quantum_event(state: dict, seat: int, rng: random.Random, events: list, caus
 def _carry_out(state: dict, seat: int, card: str, rng: random.Random, events: list) -> None:
     if card in KEEP_CARDS:
         state["event_hands"][seat].append(card)
-        emit(events, "event_card", "kept", _("{who} keeps {card} for later.").format(
-            who=who(seat), card=card), seat=seat, card=card)
+        emit(events, "event_card", "kept", {"ship": who(seat), "card": card}, seat=seat,
+             card=card)
         return
     state["event_discard"].append(card)
     if card == BIT_FLIP:
         target = FIRST_FOUR
         if state["options"]["bit_flip_only_if_lower"]:
             target = min(target, state["detection"])
-        set_detection(state, events, target, "bit_flip", _("Bit Flip Error: the detection "
-                                                           "token goes to the first 4 "
-                                                           "(rate {rate})."))
+        set_detection(state, events, target, "bit_flip")
     elif card == WAVE_COLLAPSE:
-        set_detection(state, events, state["detection"] - 2, "wave_collapse",
-                      _("Wave Function Collapse: detection two spaces back (rate {rate})."))
+        set_detection(state, events, state["detection"] - 2, "wave_collapse")
     elif card == SCHRODINGER:
-        raise_detection(state, events, SCHRODINGER)
+        raise_detection(state, events, "schrodinger")
     elif card == SPOOKY:
         spooky_action(state, seat, rng, events)
     elif card == QUANTUM_SHUFFLE:
         pool = state["event_deck"] + state["event_discard"]
         state["event_deck"], state["event_discard"] = event_deck_from(pool, rng), []
-        emit(events, "event_card", "quantum_shuffle", _("Quantum Shuffle: the event deck is "
-                                                        "rebuilt; another event card is "
-                                                        "drawn."), cards=len(pool))
+        emit(events, "event_card", "quantum_shuffle", cards=len(pool))
         again = draw_event(state, rng)
         if again is not None:
-            emit(events, "quantum_event", "event_drawn", _("{who} draws {card}.").format(
-                who=who(seat), card=again), seat=seat, card=again, cause="quantum_shuffle")
+            emit(events, "quantum_event", "event_drawn_again", {"ship": who(seat),
+                                                                "card": again},
+                 seat=seat, card=again, cause="quantum_shuffle")
             _carry_out(state, seat, again, rng, events)
 
 
@@ -352,9 +337,7 @@ def spooky_action(state: dict, seat: int, rng: random.Random, events: list) -> N
     """§9 / errata 1 / §13.5."""
     mine = state["held"][seat]
     if not mine:
-        emit(events, "event_card", "spooky_nothing", _("Spooky Action: {who}'s ship holds no "
-                                                       "component, nothing happens.").format(
-            who=who(seat)), seat=seat)
+        emit(events, "event_card", "spooky_nothing", {"ship": who(seat)}, seat=seat)
         return
     component = mine[rng.randrange(len(mine))]
     roll = entanglion_die(rng)
@@ -362,13 +345,11 @@ def spooky_action(state: dict, seat: int, rng: random.Random, events: list) -> N
     planet = ring_count(roll, empty)
     mine.remove(component)
     state["planet_components"][planet] = component
-    emit(events, "roll", "entanglion_die", _("Spooky Action: the Entanglion die shows {roll}.")
-         .format(roll=roll), seat=seat, die="d8", purpose="spooky", rolls=[roll], modifier=0,
-         total=roll, need=None, passed=None)
-    emit(events, "event_card", "spooky_action", _("Spooky Action: {component} flies from "
-                                                  "{who}'s ship to {planet}.").format(
-        component=component, who=who(seat), planet=planet), seat=seat, component=component,
-        planet=planet)
+    emit(events, "roll", "spooky_roll", {"roll": roll}, seat=seat, die="d8", purpose="spooky",
+         rolls=[roll], modifier=0, total=roll, need=None, passed=None)
+    emit(events, "event_card", "spooky_action", {"component": component, "ship": who(seat),
+                                                 "planet": planet},
+         seat=seat, component=component, planet=planet)
     if component == DILUTION_REFRIGERATOR:
         draw_up(state, seat, rng, events)     # §13.8: the old holder draws up at once
 
@@ -376,12 +357,10 @@ def spooky_action(state: dict, seat: int, rng: random.Random, events: list) -> N
 def heisenberg(state: dict, seat: int, rng: random.Random, events: list) -> None:
     roll = entanglion_die(rng)
     planet = ring_count(roll)
-    emit(events, "roll", "entanglion_die", _("Heisenberg: the Entanglion die shows {roll}.")
-         .format(roll=roll), seat=seat, die="d8", purpose="heisenberg", rolls=[roll],
-         modifier=0, total=roll, need=None, passed=None)
+    emit(events, "roll", "heisenberg_roll", {"roll": roll}, seat=seat, die="d8",
+         purpose="heisenberg", rolls=[roll], modifier=0, total=roll, need=None, passed=None)
     place_ships(state, {"mercurial": planet, "rubicon": planet}, events, "heisenberg",
-                _("Heisenberg: both ships jump to {planet}, with no orbital check.").format(
-                    planet=planet))
+                {"planet": planet})
 
 
 def bennett(state: dict, seat: int, component: str, rng: random.Random, events: list) -> None:
@@ -389,10 +368,9 @@ def bennett(state: dict, seat: int, component: str, rng: random.Random, events: 
     taker = 1 - giver
     state["held"][giver].remove(component)
     state["held"][taker].append(component)
-    emit(events, "event_card", "bennett", _("Bennett: {component} moves from {giver}'s ship to "
-                                            "{taker}'s.").format(
-        component=component, giver=who(giver), taker=who(taker)), seat=seat,
-        component=component, giver=giver, taker=taker)
+    emit(events, "event_card", "bennett", {"component": component, "giver": who(giver),
+                                           "taker": who(taker)},
+         seat=seat, component=component, giver=giver, taker=taker)
     if component == DILUTION_REFRIGERATOR:
         draw_up(state, giver, rng, events)                          # §13.8
         state["queue"].insert(0, {"step": "hand_limit", "seat": taker})
@@ -412,15 +390,13 @@ def run(state: dict, rng: random.Random, events: list) -> None:
         elif kind == "land":
             land(state, seat, rng, events)
         elif kind == "detection_up":
-            raise_detection(state, events, _("orbital detection"))
+            raise_detection(state, events, "orbital")
         elif kind == "quantum_event":
             quantum_event(state, seat, rng, events, step["cause"])
         elif kind == "hand_limit":
             if len(state["hands"][seat]) > hand_limit(state, seat):
                 state["pending"] = {"kind": "discard", "seat": seat}
-                emit(events, "decision", "discard_down", _("Dilution Refrigerator: {who} "
-                                                           "discards one engine card.").format(
-                    who=who(seat)), seat=seat)
+                emit(events, "decision", "discard_down", {"ship": who(seat)}, seat=seat)
         elif kind == "end_turn":
             end_turn(state, rng, events)
         else:  # pragma: no cover - internal
@@ -438,6 +414,6 @@ def end_turn(state: dict, rng: random.Random, events: list) -> None:
     state["turn"] = 1 - seat
     state["turn_number"] += 1
     state["turn_flags"] = {"six_filled": False, "traded": False}
-    emit(events, "turn", "turn", _("{who}'s turn.").format(who=who(state["turn"])),
-         seat=state["turn"], turn=state["turn_number"])
+    emit(events, "turn", "turn", {"ship": who(state["turn"])}, seat=state["turn"],
+         turn=state["turn_number"])
 

@@ -93,10 +93,36 @@ class PokerScorer:
         return tuple(result["scores"][s] or 0 for s in self.seats)
 
 
+@dataclass
+class MissionScorer:
+    """Quantum Ticket-to-Ride: the circuit of the last run is measured in its mission's target
+    basis; an outcome listed in ``circuit.metadata["success"]`` found the target (score 1),
+    any other did not (0). The expected score is the success rate, next to the exact fidelity
+    (``metadata["fidelity"]``)."""
+
+    state: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+    game: str = "quantum-ticket-to-ride"
+
+    def __post_init__(self) -> None:
+        self.sides = [f"seat {self.metadata['seat'] + 1}"]
+
+    def score(self, key: str) -> tuple[int, ...]:
+        return (int(key.replace(" ", "") in self.metadata["success"]),)
+
+    def exact(self) -> dict[str, float] | None:
+        return None  # measured at the end only: the circuit's statevector is exact
+
+    def actual(self) -> tuple[int, ...] | None:
+        runs = self.state.get("runs") or []
+        return (int(bool(runs[-1]["match"])),) if runs else None
+
+
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages:
-    QTris always, QuantumPoker in physics mode, quantum tic-tac-toe never (no quantum state)."""
-    if game_slug == "qtris":
+    QTris always, QuantumPoker in physics mode, Ticket-to-Ride (its runs), quantum tic-tac-toe
+    never (no quantum state)."""
+    if game_slug in ("qtris", "quantum-ticket-to-ride"):
         return True
     if game_slug == "quantum-poker":
         return bool((options or {}).get("physics_mode"))
@@ -110,6 +136,10 @@ def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) ->
         if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
             raise NotScorable("This poker position has no circuit (physics mode is off).")
         return PokerScorer(state, circuit.metadata["bits"])
+    if game_slug == "quantum-ticket-to-ride":
+        if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
+            raise NotScorable("No path has been run yet in this game.")
+        return MissionScorer(state, circuit.metadata)
     raise NotScorable(f"{game_slug} has no circuit statistics.")
 
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from classrooms.models import ClassSession, Participant
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state
+from games.selectors import current_state
 from games.snapshot import seat_name
 
 

@@ -102,8 +102,14 @@ def after_run(mid: str, pairs: list[str], path: list[str]) -> dict:
     return after
 
 
-def test_no_circuit_before_the_first_run():
-    assert GAME.circuit(table()) is None
+def test_before_the_first_run_the_circuit_is_the_first_players_prepared_qubit():
+    s = table(variant="intermediate", seed=4)
+    qc = GAME.circuit(s)
+    first = s["missions"][s["order"][0]]
+    assert qc.metadata["ran"] is False and qc.metadata["mission"] == first
+    assert qc.metadata["cities"] == [first["start"]]
+    assert [i.operation.name for i in qc.data if i.operation.name not in ("barrier", "measure",
+                                                                            "h", "x")] == []
 
 
 def test_aer_runs_of_a_completed_mission_always_find_the_target():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, State, chance, clone
+from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for
 from . import register
 from .maps import LEVELS, MapError, default_map, validate_map
 from .paths import runnable_paths, trace
@@ -44,6 +44,13 @@ class QuantumTicketToRide:
     min_players = 2
     max_players = 5
     variants = VARIANTS
+    # missions are secret: the planner's progress per player is the teacher's; claimed
+    # lengths are public. Every position has a circuit (see ``circuit``).
+    abilities = Abilities(
+        public_analysis_keys=("claimed_length",),
+        teacher_only_analysis_keys=("players", "closest", "teacher_only"),
+        circuit=True,
+    )
 
     # ----------------------------------------------------------------- set-up
 
@@ -157,8 +164,7 @@ class QuantumTicketToRide:
                 "mission": dict(state["missions"][s]) if finished or s == seat else None,
             })
         own = seat is not None
-        events = [e for e in state["events"]
-                  if "visible_to" not in e or (own and seat in e["visible_to"])]
+        events = events_for(state["events"], seat)
         winning = next((r for r in state["runs"] if r["match"]), None)
         return {
             "game": SLUG, "variant": state["variant"], "players": state["players"],
@@ -191,10 +197,18 @@ class QuantumTicketToRide:
         return analyse(state)
 
     def circuit(self, state: State):
+        """The qiskit circuit of the last run (``circuit.run_circuit``). Before any run: the
+        first player's mission qubit as prepared (an empty path, ``metadata["ran"]`` False),
+        measured in its target's basis."""
         from .circuit import run_circuit
 
-        last = state["runs"][-1] if state["runs"] else None
-        return None if last is None else run_circuit(last)
+        if state["runs"]:
+            return run_circuit(state["runs"][-1])
+        seat = state["order"][0]
+        m = state["missions"][seat]
+        return run_circuit({"seat": seat, "mission": dict(m), "cities": [m["start"]],
+                            "gates": [], "ran": False,
+                            "fidelity": trace(state["map"], m, [m["start"]])["fidelity"]})
 
 
 # --------------------------------------------------------------------------- parsing

@@ -169,3 +169,10 @@ def test_any_field_replaced_by_junk_gives_a_map_error_or_a_valid_map_never_a_cra
             validate_map(data)
         except MapError as err:
             assert err.problems and all(isinstance(p, str) and p for p in err.problems)
+
+
+def test_the_search_stops_at_its_budget_so_an_upload_cannot_make_it_run_for_ever():
+    m = default_map()
+    far = next(mi for mi in m["missions"] if mi["id"] == "A12")
+    assert plan(m, far) is not None
+    assert plan(m, far, budget=2) is None

@@ -366,3 +366,64 @@ def test_a_failed_run_shows_nothing_to_the_others_but_the_end_of_the_turn():
     assert GAME.view(ran, None) == GAME.view(passed, None)
     assert GAME.view(ran, seat) != GAME.view(passed, seat)
     assert GAME.view(ran, seat)["runs"][0]["fidelity"] == pytest.approx(0.5)
+
+
+# --- previews and analysis ----------------------------------------------------------------
+
+def test_a_run_preview_shows_the_register_after_each_route_along_any_path_from_the_start():
+    s, seat = berlin_rome(seat_routes=("Berlin-Munich",))
+    p = GAME.preview(s, seat, {"run": ["Berlin", "Munich", "Vienna"]})
+    assert p["kind"] == "run" and p["owned"] == [True, False] and not p["complete"]
+    assert [step["q0"] for step in p["trace"]["steps"]] == ["|+⟩", "|−⟩"]
+    assert [step["bloch"] for step in p["trace"]["steps"]] == [[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]]
+    full = GAME.preview(s, seat, {"run": ["Berlin", "Munich", "Vienna", "Rome"]})
+    assert full["complete"] and full["trace"]["match"] and not full["runnable"]
+    start = GAME.preview(s, seat, {"run": ["Berlin"]})
+    assert start["trace"]["ket"] == "|00⟩" and start["trace"]["bloch"] == [0.0, 0.0, 1.0]
+    for bad in ({"run": ["Rome", "Vienna"]}, {"run": ["Berlin", "Rome", "Berlin"]},
+                {"run": ["Berlin", "Athens"]}, {"run": []}, {"draw": True}, {"zz": 1}, None):
+        with pytest.raises(IllegalAction):
+            GAME.preview(s, seat, bad)
+    assert GAME.view(s, seat)["run_paths"] == []        # nothing runnable yet
+
+
+def test_an_entangling_step_shows_a_shorter_bloch_vector():
+    s = table(variant="advanced", seed=3)
+    seat = s["turn"]
+    s = position(s, missions={seat: mission(s, "A08")})          # Vienna |+⟩ → Rome |Φ+⟩
+    p = GAME.preview(s, seat, {"run": ["Vienna", "Budapest", "Bucharest"]})
+    last = p["trace"]["steps"][-1]                             # X then CNOT on |+⟩|0⟩
+    assert last["gate"] == "CNOT" and last["q0"] is None
+    assert last["bloch"] == [0.0, 0.0, 0.0] and last["ket"] == "(|00⟩ + |11⟩)/√2"
+
+
+def test_the_teachers_analysis_gives_each_player_the_cheapest_remaining_cards():
+    s = table(seed=0)
+    seat = s["turn"]
+    s = position(s, missions={seat: mission(s, "B01")}, hands={seat: ["H"]})
+    row = GAME.analysis(s)["players"][seat]
+    assert row["cards_needed"] == 3 and row["plan"]["cities"] == ["Berlin", "Munich", "Vienna",
+                                                                   "Rome"]
+    assert row["cards_missing"] == {"Z": 1, "H": 1}
+    claimed = position(s, owners={route(s, "Berlin", "Munich"): seat})
+    a = GAME.analysis(claimed)
+    assert a["players"][seat]["cards_needed"] == 2 and a["claimed_length"][seat] == 1
+    assert seat in a["closest"]
+    blocked = position(s, owners={route(s, "Berlin", "Munich"): 1 - seat})
+    assert GAME.analysis(blocked)["players"][seat]["cards_needed"] > 3
+    assert set(GAME.analysis(s)) == {"claimed_length", "players", "closest", "teacher_only"}
+
+
+def test_every_event_carries_a_code_and_a_text():
+    import random
+
+    rng = random.Random(5)
+    for seed in range(4):
+        s = table(players=3, variant="mixed", seed=seed)
+        events = list(s["events"])
+        while GAME.outcome(s) is None:
+            seat = GAME.to_act(s)[0]
+            s, evs = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat)))
+            events += evs
+        for e in events:
+            assert isinstance(e["code"], str) and e["code"] and e["text"], e

@@ -47,6 +47,7 @@ class QuantumTicketToRide:
     # missions are secret: the planner's progress per player is the teacher's; claimed
     # lengths are public. Every position has a circuit (see ``circuit``).
     abilities = Abilities(
+        preview=True,
         public_analysis_keys=("claimed_length",),
         teacher_only_analysis_keys=("players", "closest", "teacher_only"),
         circuit=True,
@@ -187,6 +188,49 @@ class QuantumTicketToRide:
             "winning_run": clone(winning),
             "events": clone(events), "finished": finished, "outcome": self.outcome(state),
         }
+
+    def preview(self, state: State, seat: int, action: Action) -> dict:
+        """What an action would do, for the seat's own eyes (no chance is resolved):
+
+        * ``{"run": [city, ...]}`` -- any simple path of the map from the seat's mission start
+          (a prefix is fine, routes need not be claimed: the path picker and planning):
+          ``{"kind": "run", "trace": Trace, "owned": [bool per route], "complete": reaches
+          the target, "runnable": it is a run the seat could choose now}``;
+        * ``{"claim": route}`` -- ``{"kind": "claim", "route", "a", "b", "gate", "length",
+          "have": cards of that gate in hand, "free": unclaimed, "affordable"}``;
+        * ``{"pass": true}`` -- ``{"kind": "pass"}``. A draw is chance: no preview.
+        """
+        if not _is_int(seat) or not 0 <= seat < state["players"]:
+            raise IllegalAction("bad_seat", "No such seat.")
+        if not isinstance(action, dict) or len(action) != 1:
+            raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
+        (key, value), = action.items()
+        if key == "draw" and value is True:
+            raise IllegalAction("no_preview", "Drawing is chance: there is nothing to preview.")
+        if key == "pass" and value is True:
+            return {"kind": "pass"}
+        if key == "claim" and _is_int(value) and 0 <= value < len(state["owners"]):
+            route = state["map"]["routes"][value]
+            have = state["hands"][seat].count(route["gate"])
+            free = state["owners"][value] is None
+            return {"kind": "claim", "route": value, **route, "have": have, "free": free,
+                    "affordable": free and have >= route["length"]}
+        if key == "run":
+            names = {c["name"] for c in state["map"]["cities"]}
+            mission = state["missions"][seat]
+            if (isinstance(value, list) and value
+                    and all(isinstance(c, str) and c in names for c in value)
+                    and value[0] == mission["start"] and len(set(value)) == len(value)):
+                routes = _path_routes(state, value)
+                if all(r is not None for r in routes):
+                    return {"kind": "run", "trace": trace(state["map"], mission, value),
+                            "owned": [state["owners"][r] == seat for r in routes],
+                            "complete": value[-1] == mission["target"],
+                            "runnable": value in runnable_paths(state, seat)}
+                raise IllegalAction("no_route", "Two cities in a row must be joined by a route.")
+            raise IllegalAction("bad_path", "A path starts at your mission's start city and "
+                                            "passes each city at most once.")
+        raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
 
     def outcome(self, state: State) -> dict | None:
         return clone(state["result"]) if state["finished"] else None

@@ -123,7 +123,7 @@ class QuantumTicketToRide:
         if not _is_int(seat) or seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         move = _parse_action(state, seat, action)
-        new = clone(state)
+        new = _successor(state)
         new["actions"] += 1
         events: list[Event] = []
         kind = move[0]
@@ -171,7 +171,8 @@ class QuantumTicketToRide:
             "game": SLUG, "variant": state["variant"], "players": state["players"],
             "seat": seat,
             "map": {"name": game_map["name"], "description": game_map["description"],
-                    "cities": clone(game_map["cities"]),
+                    "cities": [dict(c) for c in game_map["cities"]],
+                    "missions": [dict(m) for m in game_map["missions"]],
                     "routes": [{"index": r, **route, "owner": state["owners"][r]}
                                for r, route in enumerate(game_map["routes"])]},
             "order": list(state["order"]), "turn": None if finished else state["turn"],
@@ -326,6 +327,16 @@ def _parse_action(state: State, seat: int, action: Any) -> tuple:
             raise IllegalAction("too_many_paths", "Choose one of the listed paths.")
         return ("run", list(value))
     raise IllegalAction("malformed", f"An action is one of {shapes}.")
+
+
+def _successor(state: State) -> State:
+    """A copy of ``state`` to apply an action to: the parts an action changes are copied; the
+    map, the options, the order and the missions are never changed, so they are shared."""
+    new = dict(state)
+    for key in ("pile", "discard", "owners", "last_turns", "runs"):
+        new[key] = list(state[key])
+    new["hands"] = [list(h) for h in state["hands"]]
+    return new
 
 
 def _path_routes(state: State, cities: list[str]) -> list[int | None]:

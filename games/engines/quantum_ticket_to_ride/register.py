@@ -43,16 +43,22 @@ def label(name: str) -> str:
     return LABELS.get(name, name)
 
 
+_INITIAL = {name: quantum.kron(vec, KET0) for name, vec in STATES_1.items()}
+
+
 def initial_register(initial: str) -> np.ndarray:
     """q0 in the mission's initial state, q1 in |0⟩."""
-    return quantum.kron(STATES_1[initial], KET0)
+    return _INITIAL[initial].copy()
+
+
+#: each gate as the 4x4 matrix acting on the register (``quantum.embed``)
+_ON_REGISTER = {**{g: quantum.embed(m, [0], 2) for g, m in _ONE_QUBIT.items()},
+                "CNOT": quantum.embed(CX, [0, 1], 2)}
 
 
 def apply_gate(psi: np.ndarray, gate: str) -> np.ndarray:
     """One application of a route's gate to the register."""
-    if gate == "CNOT":
-        return quantum.apply(psi, CX, [0, 1], 2)
-    return quantum.apply(psi, _ONE_QUBIT[gate], [0], 2)
+    return _ON_REGISTER[gate] @ psi
 
 
 def expand(routes: Iterable[tuple[str, int]]) -> list[str]:

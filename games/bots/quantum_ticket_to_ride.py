@@ -4,7 +4,8 @@ The planner sees only its seat's view. Each decision it asks ``search.plan`` (A*
 (city, register state), the search that also validates maps) for the cheapest simple path
 from its mission's start to its target whose circuit completes the mission, with its own
 routes free, unclaimed routes at their length in cards (a little more for cards it lacks) and
-other players' routes closed. Then:
+other players' routes closed (at most ``PLAN_BUDGET`` expansions a decision: a plan out of
+that reach counts as none this turn). Then:
 
 * run step: run a listed path that matches (the view's ``run_paths`` say which), else pass;
 * claim a route of the plan it can pay for (the longest first: long routes are the hard ones);
@@ -26,6 +27,8 @@ from games.engines import Action
 from games.engines.quantum_ticket_to_ride.search import plan
 
 HAND_LIMIT = 12
+#: A* expansions per decision: a plan that needs more is out of reach for this turn
+PLAN_BUDGET = 3_000
 
 
 def _price(view: dict, hand: Counter):
@@ -60,7 +63,7 @@ class PlannerBot:
         hand = Counter(view["hand"])
         claims = [a["claim"] for a in legal if "claim" in a]
         can_draw = {"draw": True} in legal
-        best = plan(view["map"], view["mission"], _price(view, hand))
+        best = plan(view["map"], view["mission"], _price(view, hand), budget=PLAN_BUDGET)
         need: Counter = Counter()
         if best is not None:
             todo = [r for r in best.routes if routes[r]["owner"] is None]

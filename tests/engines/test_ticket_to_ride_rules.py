@@ -427,3 +427,17 @@ def test_every_event_carries_a_code_and_a_text():
             events += evs
         for e in events:
             assert isinstance(e["code"], str) and e["code"] and e["text"], e
+
+
+def test_after_a_failed_run_a_twin_with_other_secrets_looks_the_same_to_every_other_seat():
+    from tests.support.engines import ttr_twin
+
+    s, seat = berlin_rome(seat_routes=("Berlin-Munich", "Munich-Vienna", "Vienna-Budapest",
+                                       "Budapest-Belgrade", "Rome-Belgrade"))
+    ran, _ = GAME.apply(s, seat, {"run": ["Berlin", "Munich", "Vienna", "Budapest",
+                                          "Belgrade", "Rome"]})
+    for viewer in (None, 1 - seat):
+        other = ttr_twin(ran, viewer)
+        assert other["runs"] != ran["runs"] and other["missions"][seat] != ran["missions"][seat]
+        assert GAME.view(other, viewer) == GAME.view(ran, viewer)
+    assert GAME.view(ttr_twin(ran, 1 - seat), seat) != GAME.view(ran, seat)

@@ -130,6 +130,9 @@ class MissionScorer:
         runs = self.state.get("runs") or []
         return (int(bool(runs[-1]["match"])),) if runs else None
 
+    def final_board(self) -> list[str] | None:
+        return None  # the map is drawn by the game's own page
+
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages,

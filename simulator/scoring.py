@@ -171,10 +171,46 @@ class EntanglionScorer:
         return lines
 
 
+@dataclass
+class MissionScorer:
+    """Quantum Ticket-to-Ride: the circuit of the last run is measured in its mission's target
+    basis; an outcome listed in ``circuit.metadata["success"]`` found the target (score 1),
+    any other did not (0). The expected score is the success rate, next to the exact fidelity
+    (``metadata["fidelity"]``)."""
+
+    state: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+    game: str = "quantum-ticket-to-ride"
+
+    def __post_init__(self) -> None:
+        self.sides = [f"seat {self.metadata['seat'] + 1}"]
+
+    def score(self, key: str) -> tuple[int, ...]:
+        return (int(key.replace(" ", "") in self.metadata["success"]),)
+
+    def exact(self) -> dict[str, float] | None:
+        return None  # measured at the end only: the circuit's statevector is exact
+
+    def actual(self) -> tuple[int, ...] | None:
+        runs = self.state.get("runs") or []
+        return (int(bool(runs[-1]["match"])),) if runs else None
+
+    def final_board(self) -> list[str] | None:
+        return None  # the map is drawn by the game's own page
+
+    ranks_sides = False  # one run of one seat: the success rate, not a contest
+
+    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+        """The exact fidelity of the run with its target: the share of shots that should find it."""
+        fidelity = float(self.metadata.get("fidelity", 0.0))
+        return [gettext("The exact fidelity of this run with its target is %(f)s: an ideal device finds "
+                        "the target state in that share of the shots.") % {"f": f"{fidelity:.0%}"}]
+
+
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages,
     as its engine declares (``Abilities.circuit``): QTris always, QuantumPoker in physics mode,
-    quantum tic-tac-toe never (no quantum state)."""
+    Ticket-to-Ride (its runs), quantum tic-tac-toe never (no quantum state)."""
     try:
         game = get_game(game_slug)
     except UnknownGame:
@@ -188,11 +224,18 @@ def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     return PokerScorer(state, circuit.metadata["bits"])
 
 
+def _mission_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
+    if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
+        raise NotScorable("This Ticket-to-Ride position has no circuit.")
+    return MissionScorer(state, circuit.metadata)
+
+
 # game slug -> the scorer of its circuits' outcomes (the rules that turn bits into scores)
 SCORERS = {
     "qtris": lambda state, circuit: QTrisScorer(state),
     "quantum-poker": _poker_scorer,
     "entanglion": lambda state, circuit: EntanglionScorer(state),
+    "quantum-ticket-to-ride": _mission_scorer,
 }
 
 

@@ -18,6 +18,7 @@ _MODULES = {
     "quantum-tictactoe": "games.bots.quantum_tictactoe",
     "quantum-poker": "games.bots.quantum_poker",
     "entanglion": "games.bots.entanglion",
+    "quantum-ticket-to-ride": "games.bots.quantum_ticket_to_ride",
 }
 
 

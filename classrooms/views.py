@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import codes, selectors, services, throttle
+from classrooms import codes, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
@@ -49,18 +49,22 @@ def _own_session(request: HttpRequest, session_id: int) -> ClassSession:
 @login_required
 def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
-    form = OpenSessionForm(request.POST or None)
+    form = OpenSessionForm(request.POST or None, ticket_maps=classroom.ticket_maps.all())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         options = dict(data["options"])
         if data.get("table_size"):
             options["table_size"] = data["table_size"]
         try:
+            if data["game"] == ticket_maps.GAME:
+                options |= ticket_maps.session_options(classroom, data.get("ticket_map"), data.get("mission_level"))
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"))
         except services.SessionError as exc:
             form.add_error(None, exc.message)
+        except ticket_maps.MapError as exc:
+            form.add_error(None, " ".join(exc.problems))
         else:
             return redirect("classrooms:dashboard", session.pk)
     games = [{"slug": g.slug, "name": g.name, "variants": list(g.variants), "min": g.min_players,

@@ -15,6 +15,7 @@ _MODULES = {
     "qtris": "games.bots.qtris",
     "quantum-tictactoe": "games.bots.quantum_tictactoe",
     "quantum-poker": "games.bots.quantum_poker",
+    "quantum-ticket-to-ride": "games.bots.quantum_ticket_to_ride",
 }
 
 

@@ -28,12 +28,9 @@ class OpenSessionForm(forms.Form):
                                           label=gettext_lazy("Students who may join"))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
-    # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map) and the
-    # level of the mission cards dealt
+    # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map); its
+    # mission level (basic, intermediate, advanced, mixed) is the variant
     ticket_map = forms.ChoiceField(required=False, label=_("Map"))
-    mission_level = forms.ChoiceField(required=False, label=_("Mission level"), choices=[
-        ("", _("all levels")), ("basic", _("basic: |0⟩ and |1⟩")),
-        ("intermediate", _("intermediate: also |+⟩ and |−⟩")), ("advanced", _("advanced: two qubits, Bell states"))])
 
     def __init__(self, *args, ticket_maps=(), **kwargs):
         super().__init__(*args, **kwargs)

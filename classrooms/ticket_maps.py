@@ -14,7 +14,6 @@ from games.engines import IllegalAction, get_game
 
 GAME = "quantum-ticket-to-ride"
 MAX_MAP_BYTES = 48 * 1024  # an uploaded file or pasted text (pretty-printed JSON included)
-MISSION_LEVELS = ("basic", "intermediate", "advanced")
 
 
 class MapError(Exception):
@@ -50,21 +49,23 @@ def parse_map(raw: bytes | str) -> Any:
         raise MapError("bad_json", [_("The map is not valid JSON: %(error)s") % {"error": exc}]) from exc
 
 
-def map_problems(data: Any) -> list[str]:
-    """Every problem the engine's validator finds in the map (empty: the map is good)."""
+def check_map(data: Any) -> dict:
+    """The map as the engine's validator returns it, or ``MapError`` naming every problem it
+    found (the engine checks shape, cities, gates, lengths, connection and that every mission
+    is solvable on the empty board)."""
+    from games.engines.quantum_ticket_to_ride import MapError as EngineMapError
     from games.engines.quantum_ticket_to_ride import validate_map
 
-    return list(validate_map(data))
-
-
-def check_map(data: Any) -> dict:
-    problems = map_problems(data)
-    if problems:
-        raise MapError("bad_map", problems)
-    too_big = limits.options_problem({"map": data})
+    if not isinstance(data, dict):
+        raise MapError("bad_map", [_("The map must be a JSON object with cities, routes and missions.")])
+    try:
+        checked = validate_map(data)
+    except EngineMapError as exc:
+        raise MapError("bad_map", exc.problems) from exc
+    too_big = limits.options_problem({"map": checked})
     if too_big:
         raise MapError("too_large", [too_big])
-    return data
+    return checked
 
 
 def upload_map(classroom: Classroom, name: str, raw: bytes | str) -> TicketMap:
@@ -78,26 +79,20 @@ def upload_map(classroom: Classroom, name: str, raw: bytes | str) -> TicketMap:
     return TicketMap.objects.create(classroom=classroom, name=name[:80], data=data)
 
 
-def session_options(classroom: Classroom, map_id: Any, level: Any) -> dict:
-    """The engine options a Ticket-to-Ride session gets from the teacher's choices: a stored map
-    of this class (blank: the default map) and the mission level."""
-    options: dict = {}
-    if map_id not in (None, ""):
-        try:
-            stored = classroom.ticket_maps.get(pk=int(map_id))
-        except (TypeError, ValueError, TicketMap.DoesNotExist) as exc:
-            raise MapError("no_map", [_("No such map in this class.")]) from exc
-        options["map"] = stored.data
-    if level not in (None, ""):
-        if level not in MISSION_LEVELS:
-            raise MapError("bad_level", [_("The mission level is one of: %(levels)s.")
-                                         % {"levels": ", ".join(MISSION_LEVELS)}])
-        options["mission_level"] = level
-    if options:  # the engine has the last word (a map that no longer fits a newer engine)
-        try:
-            get_game(GAME).setup(players=2, seed=1, options=options)
-        except IllegalAction as exc:
-            raise MapError(exc.code, [exc.message]) from exc
+def session_options(classroom: Classroom, map_id: Any) -> dict:
+    """The engine options a Ticket-to-Ride session gets from a map stored on its class (blank:
+    the engine's default map). The mission level is the session's variant."""
+    if map_id in (None, ""):
+        return {}
+    try:
+        stored = classroom.ticket_maps.get(pk=int(map_id))
+    except (TypeError, ValueError, TicketMap.DoesNotExist) as exc:
+        raise MapError("no_map", [_("No such map in this class.")]) from exc
+    options = {"map": stored.data}
+    try:  # the engine has the last word (a map that no longer fits a newer engine)
+        get_game(GAME).setup(players=2, seed=1, options=options)
+    except IllegalAction as exc:
+        raise MapError(exc.code, [exc.message]) from exc
     return options
 
 

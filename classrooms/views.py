@@ -57,7 +57,7 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
             options["table_size"] = data["table_size"]
         try:
             if data["game"] == ticket_maps.GAME:
-                options |= ticket_maps.session_options(classroom, data.get("ticket_map"), data.get("mission_level"))
+                options |= ticket_maps.session_options(classroom, data.get("ticket_map"))
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"))

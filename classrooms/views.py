@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
@@ -103,7 +104,13 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                                           scores[s["index"]] if s["index"] < len(scores) else "",
                                           s["index"] in winners]))
         return response
-    return render(request, "classrooms/report.html", {"session": session, "tables": tables})
+    missions = None
+    if session.game == ticket_maps.GAME:  # every mission completed by a run, with its circuit
+        missions = [{"table": t["number"], **m,
+                     "circuit_url": reverse("simulator:circuit", args=[t["match"]]) if t["status"] == "finished" else ""}
+                    for t in tables if t["ticket"] for m in t["ticket"]["completed"]]
+    return render(request, "classrooms/report.html", {"session": session, "tables": tables,
+                                                      "missions_completed": missions})
 
 
 @login_required

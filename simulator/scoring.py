@@ -93,10 +93,36 @@ class PokerScorer:
         return tuple(result["scores"][s] or 0 for s in self.seats)
 
 
+@dataclass
+class TicketScorer:
+    """Quantum Ticket-to-Ride: the last run's circuit is measured in the target's basis; an
+    outcome listed in ``circuit.metadata["success"]`` found the target state. Two sides, so
+    the score table reads as the success and failure rates."""
+
+    state: Mapping[str, Any]
+    success: list[str]
+    game: str = "quantum-ticket-to-ride"
+    sides: tuple[str, ...] = ("success", "failure")
+
+    def __post_init__(self) -> None:
+        self.sides = list(self.sides)
+
+    def score(self, key: str) -> tuple[int, ...]:
+        found = key.replace(" ", "") in self.success
+        return (1, 0) if found else (0, 1)
+
+    def exact(self) -> dict[str, float] | None:
+        return None  # no mid-circuit measurement: the circuit's statevector is exact
+
+    def actual(self) -> tuple[int, ...] | None:
+        return None  # the game compares states exactly; nothing was measured in play
+
+
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages:
-    QTris always, QuantumPoker in physics mode, quantum tic-tac-toe never (no quantum state)."""
-    if game_slug == "qtris":
+    QTris and Ticket-to-Ride (its runs) always, QuantumPoker in physics mode, quantum
+    tic-tac-toe never (no quantum state)."""
+    if game_slug in ("qtris", "quantum-ticket-to-ride"):
         return True
     if game_slug == "quantum-poker":
         return bool((options or {}).get("physics_mode"))
@@ -110,6 +136,10 @@ def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) ->
         if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
             raise NotScorable("This poker position has no circuit (physics mode is off).")
         return PokerScorer(state, circuit.metadata["bits"])
+    if game_slug == "quantum-ticket-to-ride":
+        if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
+            raise NotScorable("No run yet: a circuit exists once a player has run a path.")
+        return TicketScorer(state, list(circuit.metadata["success"]))
     raise NotScorable(f"{game_slug} has no circuit statistics.")
 
 

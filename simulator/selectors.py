@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
@@ -111,9 +112,31 @@ def match_odds(match: Match) -> dict[str, Any]:
         "aer": run_payload(aer) if aer else None,
         "noisy": run_payload(noisy) if noisy else None,
         "ibm": run_payload(hardware) if hardware else None,
-        "verdict": _verdict(sides, exact, noisy.scores if noisy else None,
-                            noisy.device if noisy else ""),
+        "verdict": (_ticket_verdict(position, exact, {"Aer": aer, "noisy": noisy, "IBM": hardware})
+                    if match.game == "quantum-ticket-to-ride" else
+                    _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")),
     }
+
+
+def _ticket_verdict(position: Position, exact: dict, runs: dict[str, Run | None]) -> list[str]:
+    """Ticket-to-Ride: the run's exact answer (its fidelity is the probability that a shot finds
+    the target) beside the success rate of each back end's shots."""
+    meta = position.circuit.metadata
+    mission = meta["mission"]
+    lines = [_("The run %(path)s: exact fidelity with the target %(fidelity).3f, so %(p).1f%% of shots "
+               "should find it.") % {"path": " → ".join(meta["cities"]), "fidelity": meta["fidelity"],
+                                     "p": 100 * exact["win"]["success"]},
+             _("Mission %(id)s: %(start)s → %(target)s, target state %(target_state)s.")
+             % {"id": mission["id"], "start": mission["start"], "target": mission["target"],
+                "target_state": mission["target_state"]}]
+    for label, run in runs.items():
+        if run is None or not run.scores:
+            continue
+        rate = run.scores["win"].get("success", 0.0)
+        lines.append(_("%(backend)s (%(device)s): %(rate).1f%% of %(shots)d shots found the target state.")
+                     % {"backend": label, "device": run.device or run.backend, "rate": 100 * rate,
+                        "shots": run.shots})
+    return lines
 
 
 def board_at(match: Match, action_number: int) -> dict[str, Any]:

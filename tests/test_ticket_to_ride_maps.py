@@ -28,6 +28,17 @@ pytestmark = pytest.mark.django_db
 GAME = "quantum-ticket-to-ride"
 
 
+
+@pytest.fixture(autouse=True)
+def fresh_state_cache():
+    """Tests reuse match ids (rolled back) with chosen seeds: the in-process state cache, keyed by
+    (match id, seed), must not hand one test's state to the next."""
+    from games import state_cache
+
+    state_cache._states.clear()
+    yield
+    state_cache._states.clear()
+
 @pytest.fixture
 def teacher_client(classroom):
     c = Client()

@@ -10,6 +10,7 @@
 //
 // Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
 // holds only this seat's mission; the others' appear there only at the end).
+import { namedSeats } from "../js/live.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -494,9 +495,10 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     steps.forEach((st, k) => {
       const where = k === 0 ? `${path[0]} (start)` : `${st.route.a === path[k - 1] ? st.route.b : st.route.a}`;
       const label = k === 0 ? `Start at ${path[0]}` : `After ${st.route.gate}×${st.route.length} to ${where}`;
-      row.append(h("li", { class: "ttr-step", "data-step": k, "data-ket": ketText(st.psi) },
+      const b = bloch(st.psi);
+      row.append(h("li", { class: "ttr-step", "data-step": k, "data-ket": ketText(st.psi), "data-bloch": [b.x, b.y, b.z].map((x) => x.toFixed(6)).join(",") },
         h("div", { class: "step-head", text: k === 0 ? where : `${st.route.gate === "CNOT" ? "CX" : st.route.gate}×${st.route.length} → ${where}` }),
-        two ? ampBars(st.psi, label) : blochSvg(bloch(st.psi), label),
+        two ? ampBars(st.psi, label) : blochSvg(b, label),
         h("div", { class: "ket mono", text: ketText(st.psi) })));
     });
     const atTarget = path[path.length - 1] === m.target;
@@ -518,8 +520,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const msg = last;
     if (!msg) return;
     drawMap(msg);
-    side.replaceChildren(missionCard(msg), handBox(msg), controls(msg),
-      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg));
+    side.replaceChildren(...[missionCard(msg), handBox(msg), controls(msg),
+      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg)].filter(Boolean));
     drawPicker(msg);
   }
 
@@ -531,7 +533,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       last = msg;
       if (msg.seq !== undefined) root.dataset.seq = msg.seq;
       const events = (msg.events || []).map((e) => e.text).filter(Boolean);
-      if (events.length && !msg.replay) say(events.join(" "));
+      if (events.length && !msg.replay) say(namedSeats(events.join(" "), msg.seats || []));
       refresh();
     },
     prompt(msg) {

@@ -124,6 +124,11 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     # the teacher watches the dashboard
     dashboard = log_in_teacher(chromium, server)
     dashboard.goto(server.url + f"/teacher/sessions/{session['id']}/")
+    watcher = dashboard.context.new_page()  # and the table itself, with every mission's progress
+    watcher.goto(server.url + f"/matches/{match.pk}/")
+    expect(watcher.locator(".ttr-teacher li")).to_have_count(2, timeout=10_000)
+    expect(watcher.locator(".ttr-teacher")).to_contain_text("Berlin |0⟩ → Rome |1⟩")
+    expect(watcher.locator(".ttr-teacher .closest")).not_to_have_count(0)
 
     game = get_game(GAME)
     claims = {0: 0, 1: 0}
@@ -135,6 +140,8 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
         for page in pages.values():
             wait_for_seq(page, match.seq)
         no_leak(pages, state)
+        for page in pages.values():
+            assert page.locator(".ttr-teacher").count() == 0  # the analysis is the teacher's only
         seat = game.to_act(state)[0]
         page = pages[seat]
         action = scripted_action(state, seat)
@@ -188,3 +195,8 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     expect(bo.locator(".ttr-route.claimed")).to_have_count(sum(o is not None for o in state["owners"]))
     bo.click("#first")
     expect(bo.locator(".ttr-route.claimed")).to_have_count(0)
+
+    # the statistics page of the winning run draws the final board and the exact answer
+    watcher.goto(server.url + f"/matches/{match.pk}/stats/")
+    expect(watcher.locator("#stats-board .ttr-svg")).to_be_visible(timeout=10_000)
+    expect(watcher.locator(".verdict")).to_contain_text("exact fidelity with the target 1.000")

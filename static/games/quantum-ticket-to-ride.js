@@ -425,6 +425,20 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       h("ul", {}, ...all.map((x) => h("li", { "data-seat": x.seat }, `${seatName(msg, x.seat)}: ${missionText(x.mission)}`))));
   }
 
+  // the teacher's watch page (the payload's analysis is sent to the teacher only): each player's
+  // secret mission and how many cards they still need, the closest marked
+  function teacherBox(msg) {
+    const a = msg.analysis;
+    if (!a || !Array.isArray(a.players)) return null;
+    const closest = new Set(a.closest || []);
+    return h("section", { class: "ttr-teacher", "aria-label": "Teacher: missions and progress" },
+      h("h3", { text: "Teacher: missions" }),
+      h("ul", {}, ...a.players.map((p) => h("li", { class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat },
+        `${seatName(msg, p.seat)}: ${missionText(p.mission)} — `,
+        p.possible ? (p.connected ? "connected, may run" : `${p.cards_needed} card${p.cards_needed === 1 ? "" : "s"} to claim`) : "blocked",
+        closest.has(p.seat) ? " (closest)" : ""))));
+  }
+
   // ------------------------------------------------------------------ drawing: the path picker
 
   function blochSvg(b, label) {
@@ -521,7 +535,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (!msg) return;
     drawMap(msg);
     side.replaceChildren(...[missionCard(msg), handBox(msg), controls(msg),
-      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg)].filter(Boolean));
+      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg),
+      teacherBox(msg)].filter(Boolean));
     drawPicker(msg);
   }
 

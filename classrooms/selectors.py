@@ -8,7 +8,7 @@ from classrooms.models import ClassSession, Participant
 from classrooms.ticket_progress import table_progress
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state
+from games.selectors import current_state
 from games.snapshot import seat_name
 
 

@@ -44,11 +44,3 @@ def match_access(match_id: int, user, session, match: Match | None = None) -> Ma
     if not seats and not is_teacher:
         return None
     return MatchAccess(match_id, seats, is_teacher, tuple(ids))
-
-
-def analysis_visible(game, seat: int | None, *, is_teacher: bool, show_odds: bool) -> bool:
-    """The teacher always sees the exact analysis; players only where the game's analysis holds
-    nothing secret (``analysis_is_public``) and the teacher has not hidden the odds."""
-    if is_teacher:
-        return True
-    return bool(getattr(game, "analysis_is_public", False)) and show_odds

@@ -1,12 +1,43 @@
-"""What a browser is sent: its own seat's view (or the public one), never the full state."""
+"""The read side of matches: the engine states rebuilt from a match's stored log (the engine's
+own ``replay``, through the state cache), and what a browser is sent: its own seat's view (or
+the public one), never the full state."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games import state_cache
-from games.access import analysis_visible
-from games.engines import get_game
+from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
 from games.models import Match
-from games.services import current_state, replayed, states_of
 from games.snapshot import Snapshot, snapshot
+
+
+def current_state(match: Match) -> State:
+    """The engine state after the whole stored log (from the cache when it is current)."""
+    state = state_cache.get(match.pk, match.seed, match.seq)
+    if state is None:
+        state = state_at(match, match.seq)
+        state_cache.put(match.pk, match.seed, match.seq, state)
+    return state
+
+
+def state_at(match: Match, upto: int) -> State:
+    """The engine state after the first ``upto`` actions of the log."""
+    return states_of(match, upto)[-1]
+
+
+def states_of(match: Match, upto: int | None = None) -> list[State]:
+    """Every state from the set-up through action ``upto`` (all by default), rebuilt by the engine."""
+    return [state for state, _ in replayed(match, upto)]
+
+
+def replayed(match: Match, upto: int | None = None) -> Iterator[tuple[State, list[Event]]]:
+    """The engine's replay of the stored log: (state, events of the action that led to it), from
+    the set-up (with no events) through action ``upto`` (all by default)."""
+    log = match.actions.order_by("seq").values_list("seat", "action")
+    if upto is not None:
+        log = log[:upto]
+    return replay_steps(get_game(match.game), match.players, match.variant, match.options,
+                        match.seed, log)
 
 
 def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
@@ -37,15 +68,11 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "outcome": game.outcome(state),
         "events": events_for(events or [], seat),
     }
-    if analysis_visible(game, seat, is_teacher=is_teacher, show_odds=snap.show_odds):
-        payload["analysis"] = game.analysis(state)
+    abilities = abilities_of(game)
+    if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
+        payload["analysis"] = abilities.analysis_for(game.analysis(state), is_teacher=is_teacher,
+                                                     show_odds=snap.show_odds)
     return payload
-
-
-def events_for(events: list[dict], seat: int | None) -> list[dict]:
-    """The events ``seat`` may see: an event with ``visible_to`` goes only to those seats."""
-    return [e for e in events if isinstance(e, dict)
-            and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
 
 
 def event_history(match: Match, seat: int | None) -> list[dict]:

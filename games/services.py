@@ -14,10 +14,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import limits, state_cache
-from games.access import analysis_visible
 from games.bots import get_bot
-from games.engines import IllegalAction, State, chance, get_game
+from games.engines import IllegalAction, State, abilities_of, chance, get_game
 from games.models import Action, Match, Seat
+from games.selectors import current_state
 from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
 
@@ -173,52 +173,19 @@ def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
         applied.finished = True
 
 
-def current_state(match: Match) -> State:
-    """The engine state after the whole stored log (from the cache when it is current)."""
-    state = state_cache.get(match.pk, match.seed, match.seq)
-    if state is None:
-        state = state_at(match, match.seq)
-        state_cache.put(match.pk, match.seed, match.seq, state)
-    return state
-
-
-def state_at(match: Match, upto: int) -> State:
-    return states_of(match, upto)[-1]
-
-
-def states_of(match: Match, upto: int | None = None) -> list[State]:
-    """Every state from the set-up through action ``upto`` (all by default), rebuilt by the engine."""
-    return [state for state, _ in replayed(match, upto)]
-
-
-def replayed(match: Match, upto: int | None = None):
-    """The engine's replay of the stored log: (state, events of the action that led to it), from
-    the set-up (with no events) through action ``upto`` (all by default)."""
-    game = get_game(match.game)
-    state = game.setup(players=match.players, variant=match.variant, seed=match.seed,
-                       options=match.options)
-    yield state, []
-    log = match.actions.order_by("seq").values_list("seat", "action")
-    if upto is not None:
-        log = log[:upto]
-    for seat, action in log:
-        state, events = game.apply(state, seat, action)
-        yield state, events
-
-
 def preview_action(match_id: int, seat: int, action: dict) -> dict:
-    """What ``action`` would do for ``seat`` now, without applying it (games with ``preview``)."""
+    """What ``action`` would do for ``seat`` now, without applying it (games declaring
+    ``Abilities.preview``), without the odds where the seat may not see them."""
     match = Match.objects.get(pk=match_id)
     game = get_game(match.game)
-    if not hasattr(game, "preview"):
+    abilities = abilities_of(game)
+    if not abilities.preview:
         return {"ok": False, "code": "no_preview", "message": "This game has no previews."}
     try:
         result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:
         return {"ok": False, "code": exc.code, "message": exc.message}
-    if not analysis_visible(game, seat, is_teacher=False, show_odds=match.show_odds):
-        result = {k: v for k, v in result.items() if k not in ("analysis", "delta")}  # odds hidden
-    return {"ok": True, "result": result}
+    return {"ok": True, "result": abilities.preview_for(result, show_odds=match.show_odds)}
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:

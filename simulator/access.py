@@ -8,6 +8,7 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from classrooms.models import Classroom
 from games.access import match_access
+from games.engines import abilities_of, get_game
 from games.models import Match
 from simulator.models import QuantumPolicy
 from simulator.scoring import has_circuit
@@ -45,7 +46,8 @@ def stats_access(match_id: int, user, session) -> StatsAccess | None:
     policy = policy_of(classroom_of(match))
     if not policy.students_may_run:
         return None
-    if match.status != Match.Status.FINISHED and not (match.game == "qtris" and match.show_odds):
+    if (match.status != Match.Status.FINISHED
+            and not abilities_of(get_game(match.game)).statistics_mid_game(match.show_odds)):
         return None  # mid-game statistics would reveal hidden cards or odds the class hides
     seat_holders = set(match.seats.filter(participant_id__in=access.participant_ids)
                        .values_list("participant_id", flat=True))

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engines import get_game
 from games.models import Match
-from games.services import state_at
+from games.selectors import state_at
 from simulator.scoring import NotScorable, Scorer, scorer_for
 
 

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from games.engines import UnknownGame, abilities_of, get_game
+
 
 class Scorer(Protocol):
     game: str
@@ -119,28 +121,41 @@ class TicketScorer:
 
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
-    """Whether a match of this game (with these options) has a circuit, hence statistics pages:
-    QTris and Ticket-to-Ride (its runs) always, QuantumPoker in physics mode, quantum
-    tic-tac-toe never (no quantum state)."""
-    if game_slug in ("qtris", "quantum-ticket-to-ride"):
-        return True
-    if game_slug == "quantum-poker":
-        return bool((options or {}).get("physics_mode"))
-    return False
+    """Whether a match of this game (with these options) has a circuit, hence statistics pages,
+    as its engine declares (``Abilities.circuit``): QTris always, QuantumPoker in physics mode,
+    quantum tic-tac-toe never (no quantum state)."""
+    try:
+        game = get_game(game_slug)
+    except UnknownGame:
+        return False
+    return abilities_of(game).has_circuit(options) and game_slug in SCORERS
+
+
+def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
+    if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
+        raise NotScorable("This poker position has no circuit (physics mode is off).")
+    return PokerScorer(state, circuit.metadata["bits"])
+
+
+def _ticket_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
+    if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
+        raise NotScorable("No run yet: a circuit exists once a player has run a path.")
+    return TicketScorer(state, list(circuit.metadata["success"]))
+
+
+# game slug -> the scorer of its circuits' outcomes (the rules that turn bits into scores)
+SCORERS = {
+    "qtris": lambda state, circuit: QTrisScorer(state),
+    "quantum-poker": _poker_scorer,
+    "quantum-ticket-to-ride": _ticket_scorer,
+}
 
 
 def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) -> Scorer:
-    if game_slug == "qtris":
-        return QTrisScorer(state)
-    if game_slug == "quantum-poker":
-        if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
-            raise NotScorable("This poker position has no circuit (physics mode is off).")
-        return PokerScorer(state, circuit.metadata["bits"])
-    if game_slug == "quantum-ticket-to-ride":
-        if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
-            raise NotScorable("No run yet: a circuit exists once a player has run a path.")
-        return TicketScorer(state, list(circuit.metadata["success"]))
-    raise NotScorable(f"{game_slug} has no circuit statistics.")
+    make = SCORERS.get(game_slug)
+    if make is None:
+        raise NotScorable(f"{game_slug} has no circuit statistics.")
+    return make(state, circuit)
 
 
 def score_outcome(game_slug: str, bits: str, state: Mapping[str, Any], circuit: Any = None

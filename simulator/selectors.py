@@ -14,7 +14,7 @@ from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
 from games.engines import get_game
 from games.models import Match
-from games.services import state_at
+from games.selectors import state_at
 from games.snapshot import seat_name
 from simulator import backends
 from simulator.models import Backend, Run

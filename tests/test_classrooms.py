@@ -229,7 +229,7 @@ def test_removing_a_student_hands_their_seat_to_a_bot(session):
     assert seat.participant_id is None and seat.bot == "strong"
     match.refresh_from_db()
     from games.engines import get_game
-    from games.services import current_state
+    from games.selectors import current_state
 
     assert seat.index not in get_game("quantum-tictactoe").to_act(current_state(match)) or match.status == "finished"
 

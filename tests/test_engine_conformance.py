@@ -13,7 +13,16 @@ import random
 import pytest
 
 from games.bots import bot_levels
-from games.engines import Game, IllegalAction, clone, get_game, list_games, replay
+from games.engines import (
+    Abilities,
+    Game,
+    IllegalAction,
+    abilities_of,
+    clone,
+    get_game,
+    list_games,
+    replay,
+)
 from tests.support.engines import (
     SPECS,
     Playout,
@@ -237,6 +246,87 @@ def test_a_twin_with_other_secrets_gives_every_seat_the_same_view(slug, variant)
                 noticed += any(game.view(other, s) != game.view(state, s)
                                for s in range(match.players) if s != seat)
     assert noticed, "the twin changed nothing any seat can see: it proves nothing"
+
+
+# --- declared abilities (the hidden-information policy) ----------------------------------
+
+@pytest.mark.parametrize("slug", [g.slug for g in list_games()])
+def test_every_game_declares_its_abilities(slug):
+    game = get_game(slug)
+    assert isinstance(game.abilities, Abilities), "declare abilities = Abilities(...)"
+    assert abilities_of(game) is game.abilities
+    declared = game.abilities
+    assert callable(getattr(game, "preview", None)) == declared.preview
+    assert declared.preview or not declared.preview_odds_keys
+    if declared.live_odds:   # players follow the odds mid-game: nothing in them is secret
+        assert declared.public_analysis_keys and not declared.teacher_only_analysis_keys
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_analysis_keys_are_all_declared_and_the_public_ones_hold_no_secret(slug, variant):
+    """Every key ``analysis`` returns is declared public or teacher-only; the public part is
+    the same for a twin with other secrets, whoever's secrets were changed (all players see it)."""
+    game = get_game(slug)
+    declared = game.abilities
+    classified = set(declared.public_analysis_keys) | set(declared.teacher_only_analysis_keys)
+    twin = spec_for(game).twin
+    rng = random.Random(6)
+    seen: set[str] = set()
+    for match in matches(slug, variant):
+        for state in sample(match.states, 6, rng):
+            analysis = game.analysis(state)
+            assert round_trip(analysis) == analysis
+            assert set(analysis) <= classified, set(analysis) - classified
+            seen |= set(analysis)
+            public = declared.analysis_for(analysis, is_teacher=False, show_odds=True)
+            for seat in seats_of(match) if twin else []:
+                other = declared.analysis_for(game.analysis(twin(state, seat)), is_teacher=False,
+                                              show_odds=True)
+                assert other == public, seat
+    assert seen & set(declared.public_analysis_keys) or not declared.public_analysis_keys
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_a_declared_preview_works_and_changes_nothing(slug, variant):
+    game = get_game(slug)
+    if not game.abilities.preview:
+        pytest.skip(f"{slug} declares no preview (checked by test_every_game_declares_its_abilities)")
+    rng = random.Random(7)
+    shown = 0
+    for match in matches(slug, variant):
+        for state in sample(match.states, 6, rng):
+            before = canonical(state)
+            for seat in game.to_act(state):
+                legal = game.legal_actions(state, seat)
+                for action in rng.sample(legal, min(3, len(legal))):
+                    try:
+                        result = game.preview(state, seat, action)
+                    except IllegalAction as exc:     # e.g. a chance move cannot be previewed
+                        assert exc.code and exc.message
+                        continue
+                    assert round_trip(result) == result
+                    assert set(game.abilities.preview_odds_keys) <= set(result)
+                    shown += 1
+            with pytest.raises(IllegalAction):
+                game.preview(state, match.players, {"zz": 1})
+            assert canonical(state) == before
+    assert shown
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_a_declared_circuit_is_a_quantum_circuit_and_an_undeclared_one_is_none(slug, variant):
+    from qiskit import QuantumCircuit
+
+    game = get_game(slug)
+    rng = random.Random(8)
+    for match in matches(slug, variant):
+        expected = game.abilities.has_circuit(match.options)
+        for state in sample(match.states[1:] or match.states, 3, rng):   # a started game
+            circuit = game.circuit(state)
+            if expected:
+                assert isinstance(circuit, QuantumCircuit) and circuit.num_clbits
+            else:
+                assert circuit is None
 
 
 # --- bots --------------------------------------------------------------------------------

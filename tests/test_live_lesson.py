@@ -18,7 +18,7 @@ from games.bots import bot_levels
 from games.broadcast import match_group
 from games.engines import get_game
 from games.models import Action, Match, Seat
-from games.selectors import events_for
+from games.selectors import current_state, events_for
 from games.snapshot import seats_summary
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +178,7 @@ def test_the_dashboard_shows_roster_states_and_who_is_to_act(session):
     assert states == {"Ada": "finished", "Bo": "finished", "Cy": "playing", "Dee": "removed"}
     playing = next(t for t in payload["tables"] if t["status"] == "playing")
     match = Match.objects.get(pk=playing["match"])
-    assert playing["to_act"] == get_game(match.game).to_act(match_services.current_state(match))
+    assert playing["to_act"] == get_game(match.game).to_act(current_state(match))
     assert playing["to_act"]  # someone is awaited
     assert next(t for t in payload["tables"] if t["status"] == "finished")["to_act"] == []
 
@@ -191,7 +191,7 @@ def test_a_move_is_announced_to_the_dashboard_only_and_the_end_of_a_game_to_ever
     match = Match.objects.get()
     received = listen(session_group(session.pk))
     with django_capture_on_commit_callbacks(execute=True):
-        state = match_services.current_state(match)
+        state = current_state(match)
         seat = get_game(match.game).to_act(state)[0]
         action = get_game(match.game).legal_actions(state, seat)[0]
         match_services.submit_action(match.pk, seat, match.seq, action)
@@ -202,7 +202,7 @@ def test_a_move_is_announced_to_the_dashboard_only_and_the_end_of_a_game_to_ever
         match.refresh_from_db()
         if match.status != Match.Status.PLAYING:
             break
-        state = match_services.current_state(match)
+        state = current_state(match)
         seat = get_game(match.game).to_act(state)[0]
         with django_capture_on_commit_callbacks(execute=True):
             match_services.submit_action(match.pk, seat, match.seq,
@@ -218,7 +218,7 @@ def test_ending_the_session_tells_the_game_pages_and_lists_the_students_replays(
     services.auto_pair(session)
     services.start_all(session)
     match = Match.objects.get()
-    state = match_services.current_state(match)
+    state = current_state(match)
     seat = get_game(match.game).to_act(state)[0]
     match_services.submit_action(match.pk, seat, match.seq, get_game(match.game).legal_actions(state, seat)[0])
     received = listen(match_group(match.pk))

@@ -119,3 +119,36 @@ def test_the_service_refuses_a_move_for_a_seat_a_bot_has_taken_over():
         services.submit_action(match.pk, 1, seq, {"squares": [3, 4]}, participant_ids=(1,))
     assert refused.value.code == "not_your_seat"
     assert_nothing_applied(match, seq)
+
+
+def test_each_reader_gets_the_analysis_its_game_declares_for_it():
+    """The hidden-information policy the engines declare (``Abilities``), applied by the
+    platform: QuantumPoker's odds from public knowledge reach its players while the teacher
+    shows the odds, its exact (teacher-only) odds never do; QTris's analysis is all public;
+    quantum tic-tac-toe's teaching panel is the teacher's."""
+    from games.selectors import match_payload
+
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    poker = services.create_match("quantum-poker", holders, variant="classic",
+                                  options={"physics_mode": True})
+    services.start_match(poker.pk)
+    poker.refresh_from_db()
+    student = match_payload(poker, 0)["analysis"]
+    assert set(student) == {"hand", "phase", "mode", "expected_public", "p_win_public"}
+    teacher = match_payload(poker, None, is_teacher=True)["analysis"]
+    assert {"expected_exact", "p_win", "qubits"} <= set(teacher)
+    assert student == {k: teacher[k] for k in student}
+    Match.objects.filter(pk=poker.pk).update(show_odds=False)
+    poker.refresh_from_db()
+    assert "analysis" not in match_payload(poker, 0)
+    assert "p_win" in match_payload(poker, None, is_teacher=True)["analysis"]
+
+    qtris = qtris_match()
+    full = match_payload(qtris, None, is_teacher=True)["analysis"]
+    assert match_payload(qtris, 1)["analysis"] == full
+
+    qttt = services.create_match("quantum-tictactoe", holders)
+    services.start_match(qttt.pk)
+    qttt.refresh_from_db()
+    assert "analysis" not in match_payload(qttt, 0)
+    assert "squares" in match_payload(qttt, None, is_teacher=True)["analysis"]

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from games.services import current_state
+from games.selectors import current_state
 from tests.support.browser import log_in_teacher, student_joins
 from tests.support.clients import Teacher
 from tests.support.engines import knows, recall_oracle

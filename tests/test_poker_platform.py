@@ -1,6 +1,6 @@
 """QuantumPoker through the platform: over the real socket a whole 3-player hand (two students, one
-strong bot) leaks no other player's hidden value to a student, students never get the analysis and
-the teacher does; and the teaching point shown after a hand (``last_hand["physics"]``) holds only
+strong bot) leaks no other player's hidden value to a student, students get only the public keys
+of the analysis (odds from what the table knows) and the teacher all of it; and the teaching point shown after a hand (``last_hand["physics"]``) holds only
 finished-hand data."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
-from games.services import states_of
+from games.selectors import states_of
 from tests.engines.test_quantum_poker_properties import keys_of
 from tests.support.clients import run_async
 from tests.support.engines import knows, recall_oracle
@@ -22,6 +22,7 @@ from tests.support.tables import open_table
 
 GAME = get_game("quantum-poker")
 SECRET_KEYS = {"seed", "initial", "amps", "gates", "public_known", "known_by"}
+PUBLIC_ANALYSIS = {"hand", "phase", "mode", "expected_public", "p_win_public"}
 
 
 # ------------------------------------------------------------------ over the real socket
@@ -101,7 +102,10 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
         assert len(states_seen) >= 3
         for message in got[seat]:
             assert message["type"] in ("state", "pong"), message
-            assert "analysis" not in message                         # never for a student
+            if message["type"] == "state":   # only the odds from public knowledge
+                public = {k: v for k, v in GAME.analysis(states[message["seq"]]).items()
+                          if k in PUBLIC_ANALYSIS}
+                assert message["analysis"] == public and "expected_public" in public
             assert not keys_of(message) & SECRET_KEYS
             for e in message.get("events", []):
                 assert "visible_to" not in e or seat in e["visible_to"]

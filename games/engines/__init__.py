@@ -3,7 +3,20 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Action, Event, Game, IllegalAction, State, chance, clone, replay
+from .base import (
+    Abilities,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    State,
+    abilities_of,
+    chance,
+    clone,
+    events_for,
+    replay,
+    replay_steps,
+)
 
 # slug -> module holding a module-level ``GAME`` object implementing ``Game``
 _MODULES = {
@@ -43,5 +56,6 @@ def list_games() -> list[Game]:
     return games
 
 
-__all__ = ["Action", "Event", "Game", "IllegalAction", "State", "UnknownGame", "chance",
-           "clone", "get_game", "list_games", "replay"]
+__all__ = ["Abilities", "Action", "Event", "Game", "IllegalAction", "State", "UnknownGame",
+           "abilities_of", "chance", "clone", "events_for", "get_game", "list_games", "replay",
+           "replay_steps"]

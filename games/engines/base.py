@@ -2,11 +2,43 @@
 
 Engines are pure Python: no Django import. A state is plain JSON-able data (a dict);
 ``apply`` never mutates its input, it returns a new state and the events it caused.
+
+Optional abilities
+------------------
+What the platform may do with an engine beyond the required methods — a hover ``preview``,
+which keys of ``analysis`` a player may see, whether the game has a circuit (hence the
+"vs the odds" and circuit pages), whether players may follow the odds mid-game — is declared
+once, as a class attribute ``abilities`` holding an ``Abilities``::
+
+    from games.engines.base import Abilities
+
+    class MyGame:
+        slug = "my-game"
+        ...
+        abilities = Abilities(
+            preview=True,                                 # def preview(self, state, seat, action)
+            preview_odds_keys=("analysis", "delta"),      # preview keys that carry odds
+            public_analysis_keys=("p_white", "p_win"),    # players may see these ...
+            teacher_only_analysis_keys=("kets",),         # ... these only the teacher
+            live_odds=True,                               # mid-game statistics pages for players
+            circuit=True, circuit_option="",              # circuit() returns a QuantumCircuit
+        )
+
+An engine that declares nothing has ``Abilities()``: no preview, no analysis for players
+(the teacher sees all of it), no circuit. The platform never looks for methods with
+``hasattr`` nor tests game slugs: it reads ``abilities_of(game)`` and applies the policy
+centrally (``Abilities.analysis_for``, ``preview_for``, ``has_circuit``,
+``statistics_mid_game``). ``tests/test_engine_conformance.py`` checks that every engine's
+declaration is true of the engine (a declared preview works, an undeclared one is absent;
+a declared circuit is a ``QuantumCircuit`` for a started game, an undeclared one is None;
+every key ``analysis`` returns is declared public or teacher-only, never both).
 """
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 State = dict[str, Any]
@@ -29,13 +61,86 @@ class IllegalAction(Exception):
         return {"code": self.code, "message": self.message}
 
 
+@dataclass(frozen=True)
+class Abilities:
+    """The optional abilities of an engine and its hidden-information policy (see the module
+    docstring for how an engine declares them).
+
+    * ``preview``: the engine has ``preview(state, seat, action) -> dict``, what ``action``
+      would do without applying it (no chance); it raises ``IllegalAction`` when it cannot.
+    * ``preview_odds_keys``: keys of a preview result that carry odds; a reader who may not
+      see the live odds gets the preview without them.
+    * ``public_analysis_keys``: keys of ``analysis`` a player may see (while the teacher shows
+      the live odds); every other key is for the teacher only.
+    * ``teacher_only_analysis_keys``: keys of ``analysis`` that only the teacher sees (declared
+      so that the conformance suite can check every key is classified).
+    * ``live_odds``: the odds hold nothing secret at any time, so players may open the
+      statistics pages of an unfinished match (while the teacher shows the live odds).
+    * ``circuit``: ``circuit(state)`` returns a qiskit ``QuantumCircuit`` (hence the "vs the
+      odds" and circuit pages); with ``circuit_option`` only when that match option is true.
+    """
+
+    preview: bool = False
+    preview_odds_keys: tuple[str, ...] = ()
+    public_analysis_keys: tuple[str, ...] = ()
+    teacher_only_analysis_keys: tuple[str, ...] = ()
+    live_odds: bool = False
+    circuit: bool = False
+    circuit_option: str = ""
+
+    def __post_init__(self) -> None:
+        both = set(self.public_analysis_keys) & set(self.teacher_only_analysis_keys)
+        if both:
+            raise ValueError(f"analysis keys declared both public and teacher-only: {sorted(both)}")
+        if self.circuit_option and not self.circuit:
+            raise ValueError("circuit_option without circuit")
+
+    def has_circuit(self, options: Mapping[str, Any] | None) -> bool:
+        """Whether a match with these options has a circuit (and statistics pages)."""
+        if not self.circuit:
+            return False
+        return not self.circuit_option or bool((options or {}).get(self.circuit_option))
+
+    def may_see_analysis(self, *, is_teacher: bool, show_odds: bool) -> bool:
+        """Whether a reader sees any of ``analysis``: the teacher always; a player while the
+        teacher shows the live odds, in a game with public analysis keys."""
+        return is_teacher or (show_odds and bool(self.public_analysis_keys))
+
+    def analysis_for(self, analysis: dict, *, is_teacher: bool, show_odds: bool) -> dict | None:
+        """The part of ``analysis`` a reader may see: all of it for the teacher; for a player
+        the public keys while the odds are shown; None for nothing."""
+        if not self.may_see_analysis(is_teacher=is_teacher, show_odds=show_odds):
+            return None
+        if is_teacher:
+            return analysis
+        return {k: v for k, v in analysis.items() if k in self.public_analysis_keys}
+
+    def preview_for(self, result: dict, *, show_odds: bool) -> dict:
+        """A preview as a player may see it: without its odds while the teacher hides them,
+        or when the analysis holds secrets (no public analysis keys)."""
+        if self.may_see_analysis(is_teacher=False, show_odds=show_odds):
+            return result
+        return {k: v for k, v in result.items() if k not in self.preview_odds_keys}
+
+    def statistics_mid_game(self, show_odds: bool) -> bool:
+        """Whether players may open the statistics pages before the match is over."""
+        return self.live_odds and show_odds
+
+
+NO_ABILITIES = Abilities()
+
+
 @runtime_checkable
 class Game(Protocol):
+    """The engine contract. Optional abilities are declared in ``abilities`` (``Abilities``);
+    ``preview(state, seat, action) -> dict`` exists exactly when ``abilities.preview``."""
+
     slug: str
     name: str
     min_players: int
     max_players: int
     variants: tuple[str, ...]
+    abilities: Abilities
 
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State: ...
@@ -48,6 +153,21 @@ class Game(Protocol):
     def circuit(self, state: State): ...
 
 
+def abilities_of(game: Game) -> Abilities:
+    """The abilities ``game`` declares (``Abilities()`` when it declares none)."""
+    declared = getattr(game, "abilities", NO_ABILITIES)
+    if not isinstance(declared, Abilities):
+        raise TypeError(f"{game.slug}.abilities must be an Abilities, not {type(declared).__name__}")
+    return declared
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see (None: the public ones): an event with ``visible_to`` goes
+    only to those seats. Views and the platform both filter with this one function."""
+    return [e for e in events if isinstance(e, dict)
+            and ("visible_to" not in e or (seat is not None and seat in e["visible_to"]))]
+
+
 def chance(seed: int, action_number: int, salt: str = "") -> random.Random:
     """The PRNG for the chance results of one action: seeded from the match seed and the
     action number, so ``(game, variant, options, seed, actions)`` reproduces a match."""
@@ -58,12 +178,18 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
-def replay(game: Game, players: int, variant: str, options: dict | None, seed: int,
-           actions: list[tuple[int, Action]]) -> list[State]:
-    """Rebuild every state of a match from its stored log: [initial, after 1, after 2, ...]."""
+def replay_steps(game: Game, players: int, variant: str, options: dict | None, seed: int,
+                 actions: Iterable[tuple[int, Action]]) -> Iterator[tuple[State, list[Event]]]:
+    """Replay a match from its stored log, step by step: ``(state, events that led to it)``,
+    from the set-up (with no events) through the last action. Lazy: a reader may stop early."""
     state = game.setup(players=players, variant=variant, seed=seed, options=options or {})
-    states = [state]
+    yield state, []
     for seat, action in actions:
-        state, _ = game.apply(state, seat, action)
-        states.append(state)
-    return states
+        state, events = game.apply(state, seat, action)
+        yield state, events
+
+
+def replay(game: Game, players: int, variant: str, options: dict | None, seed: int,
+           actions: Iterable[tuple[int, Action]]) -> list[State]:
+    """Rebuild every state of a match from its stored log: [initial, after 1, after 2, ...]."""
+    return [state for state, _ in replay_steps(game, players, variant, options, seed, actions)]

@@ -119,7 +119,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .base import Action, Event, IllegalAction, State, chance, clone
+from .base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for
 
 SLUG = "quantum-poker"
 QUBITS_PER_PLAYER = 4
@@ -256,6 +256,14 @@ class QuantumPoker:
     min_players = 2
     max_players = 5
     variants = ("classic", "declared")
+    # players see the odds from public knowledge only; the exact odds (which would tell the
+    # hidden values) are the teacher's; a circuit only in physics mode
+    abilities = Abilities(
+        public_analysis_keys=("hand", "phase", "mode", "expected_public", "p_win_public"),
+        teacher_only_analysis_keys=("expected_exact", "p_win", "p_split", "qubits",
+                                    "physics_counterfactual", "teacher_only"),
+        circuit=True, circuit_option="physics_mode",
+    )
 
     # ----------------------------------------------------------------- set-up
 
@@ -389,8 +397,7 @@ class QuantumPoker:
                                   for s in range(state["players"])]
             # simplified mode: what physics mode would have given (fixed at the showdown)
             last_hand["physics"] = done.get("physics_summary")
-        events = [e for e in state["events"]
-                  if "visible_to" not in e or (seat is not None and seat in e["visible_to"])]
+        events = events_for(state["events"], seat)
         return {
             "game": SLUG,
             "variant": state["variant"],
@@ -484,8 +491,8 @@ class QuantumPoker:
             "p_split": p_split,
             "qubits": qubits,
             "physics_counterfactual": physics_counterfactual(state),
-            "teacher_only": ["expected_exact", "p_win", "p_split", "qubits",
-                             "physics_counterfactual"],
+            "teacher_only": [k for k in self.abilities.teacher_only_analysis_keys
+                             if k != "teacher_only"],
         }
 
     def circuit(self, state: State):

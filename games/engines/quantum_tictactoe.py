@@ -60,7 +60,7 @@ import re
 from collections import deque
 from typing import Any
 
-from .base import Action, Event, IllegalAction, State
+from .base import Abilities, Action, Event, IllegalAction, State
 
 SLUG = "quantum-tictactoe"
 PLAYERS = ("X", "O")
@@ -259,6 +259,11 @@ class QuantumTicTacToe:
     min_players = 2
     max_players = 2
     variants = ("basic",)
+    # no quantum state to run, no odds: the teaching panel is the teacher's
+    abilities = Abilities(
+        teacher_only_analysis_keys=("components", "cycles", "squares", "collapse",
+                                    "open_squares", "moves_left", "phase"),
+    )
 
     # --- setup and queries ---------------------------------------------------------------
 

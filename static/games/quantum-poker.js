@@ -365,7 +365,9 @@ export function createBoard(root, { act }) {
       side.append(ul);
     }
     if (v.last_hand) side.append(showdown(msg, v.last_hand));
-    if (msg.analysis) side.append(analysisPanel(msg, msg.analysis));
+    // the teacher gets the whole analysis; a player only its public keys (the engine's
+    // declared policy, applied by the server) while the teacher shows the live odds
+    if (msg.analysis) side.append(msg.analysis.teacher_only ? analysisPanel(msg, msg.analysis) : publicOddsPanel(msg, msg.analysis));
     side.append(h("details", { class: "qp-legend" }, h("summary", { text: "How to read the table" }),
       h("ul", {},
         h("li", { text: "? = face down: only its owner knows the value." }),
@@ -414,6 +416,22 @@ export function createBoard(root, { act }) {
       teach.append(h("p", { class: "qp-teach-scores", text: "Scores: " + exp.join(" · ") }));
       box.append(teach);
     }
+    return box;
+  }
+
+  function publicOddsPanel(msg, a) {
+    const box = h("section", { class: "qp-public-odds", "aria-label": "Odds from what the whole table knows" });
+    box.append(h("h3", { text: `Hand ${a.hand}: odds from what the table knows` }));
+    const table = h("table", { class: "qp-result-table" });
+    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Expected score" }), h("th", { text: "Win" })));
+    const pc = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100) + "%");
+    for (let s = 0; s < msg.view.players; s++) {
+      if (!a.expected_public || a.expected_public[s] === null) continue;
+      table.append(h("tr", { "data-seat": s }, h("td", { text: name(msg, s) }),
+        h("td", { text: Number(a.expected_public[s]).toFixed(1) }),
+        h("td", { text: pc(a.p_win_public ? a.p_win_public[s] : null) })));
+    }
+    box.append(table);
     return box;
   }
 

@@ -112,4 +112,6 @@ def test_play_events_carry_the_explanation(state):
 
 
 def test_analysis_is_public():
-    assert GAME.analysis_is_public is True
+    a = GAME.abilities
+    assert a.preview and a.live_odds and not a.teacher_only_analysis_keys
+    assert set(GAME.analysis(GAME.setup(seed=3))) <= set(a.public_analysis_keys)

@@ -40,7 +40,7 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Action, Event, IllegalAction, State, chance
+from games.engines.base import Abilities, Action, Event, IllegalAction, State, chance
 
 from . import tiles as T
 from .analysis import analyse_board
@@ -125,9 +125,16 @@ class QTris:
     min_players = 2
     max_players = 9
     variants = VARIANTS
-    # the analysis is computed from the public board only: players may see it (unless the
-    # teacher hides the odds)
-    analysis_is_public = True
+    # the analysis is computed from the public board only: players may see all of it (unless
+    # the teacher hides the odds), and so the statistics pages mid-game
+    abilities = Abilities(
+        preview=True,
+        preview_odds_keys=("analysis", "delta"),
+        public_analysis_keys=("p_white", "expected_qtris", "p_win", "kets", "tiles", "eve",
+                              "expected_scores", "p_win_sides"),
+        live_odds=True,
+        circuit=True,
+    )
 
     # ------------------------------------------------------------------ setup
 

@@ -91,6 +91,20 @@ scores, missions} (code game_end_mission | game_end_pile_empty | game_end_blocke
 
 Outcome: ``{"reason": "mission"|"pile_empty"|"blocked", "scores": [claimed length per seat],
 "winners": [seats], "missions": [per seat], "completed": [seats]}``.
+
+Abilities (declared on the Game)
+--------------------------------
+* ``preview(state, seat, action)``: a run preview traces the register along any simple path
+  of the map from the seat's own mission start (a prefix is fine; routes need not be claimed)
+  -- ``{"kind": "run", "trace": Trace, "owned", "complete", "runnable"}`` -- for the path
+  picker; also claim and pass previews (a draw is chance: ``IllegalAction("no_preview")``).
+* ``analysis(state)``: public ``claimed_length`` per seat; teacher-only ``players`` (per seat:
+  mission, connected, possible, ``plan`` {cities, routes, to_claim, ket}, ``cards_needed``,
+  ``cards_missing`` per gate) and ``closest`` (seats needing the fewest cards).
+* ``circuit(state)``: the last run's circuit (``circuit.run_circuit``: 2 qubits, measured in
+  the target's basis; ``metadata["success"]`` = the outcome keys meaning success, whose
+  probability is the fidelity); before any run, the first player's prepared qubit
+  (``metadata["ran"]`` False). ``simulator.scoring`` scores it as success 1 / failure 0.
 """
 from __future__ import annotations
 

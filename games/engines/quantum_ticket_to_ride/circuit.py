@@ -71,5 +71,6 @@ def run_circuit(run: dict):
         qc.measure([0, 1], [0, 1])
     qc.metadata = {"game": "quantum-ticket-to-ride", "seat": run["seat"],
                    "mission": dict(mission), "cities": list(run["cities"]),
-                   "success": success_keys(target, qubits), "fidelity": run["fidelity"]}
+                   "success": success_keys(target, qubits), "fidelity": run["fidelity"],
+                   "ran": run.get("ran", True)}
     return qc

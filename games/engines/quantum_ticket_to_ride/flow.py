@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, State, chance, clone
+from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for
 from . import register
 from .maps import LEVELS, MapError, default_map, validate_map
 from .paths import runnable_paths, trace
@@ -44,6 +44,14 @@ class QuantumTicketToRide:
     min_players = 2
     max_players = 5
     variants = VARIANTS
+    # missions are secret: the planner's progress per player is the teacher's; claimed
+    # lengths are public. Every position has a circuit (see ``circuit``).
+    abilities = Abilities(
+        preview=True,
+        public_analysis_keys=("claimed_length",),
+        teacher_only_analysis_keys=("players", "closest", "teacher_only"),
+        circuit=True,
+    )
 
     # ----------------------------------------------------------------- set-up
 
@@ -157,8 +165,7 @@ class QuantumTicketToRide:
                 "mission": dict(state["missions"][s]) if finished or s == seat else None,
             })
         own = seat is not None
-        events = [e for e in state["events"]
-                  if "visible_to" not in e or (own and seat in e["visible_to"])]
+        events = events_for(state["events"], seat)
         winning = next((r for r in state["runs"] if r["match"]), None)
         return {
             "game": SLUG, "variant": state["variant"], "players": state["players"],
@@ -182,6 +189,49 @@ class QuantumTicketToRide:
             "events": clone(events), "finished": finished, "outcome": self.outcome(state),
         }
 
+    def preview(self, state: State, seat: int, action: Action) -> dict:
+        """What an action would do, for the seat's own eyes (no chance is resolved):
+
+        * ``{"run": [city, ...]}`` -- any simple path of the map from the seat's mission start
+          (a prefix is fine, routes need not be claimed: the path picker and planning):
+          ``{"kind": "run", "trace": Trace, "owned": [bool per route], "complete": reaches
+          the target, "runnable": it is a run the seat could choose now}``;
+        * ``{"claim": route}`` -- ``{"kind": "claim", "route", "a", "b", "gate", "length",
+          "have": cards of that gate in hand, "free": unclaimed, "affordable"}``;
+        * ``{"pass": true}`` -- ``{"kind": "pass"}``. A draw is chance: no preview.
+        """
+        if not _is_int(seat) or not 0 <= seat < state["players"]:
+            raise IllegalAction("bad_seat", "No such seat.")
+        if not isinstance(action, dict) or len(action) != 1:
+            raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
+        (key, value), = action.items()
+        if key == "draw" and value is True:
+            raise IllegalAction("no_preview", "Drawing is chance: there is nothing to preview.")
+        if key == "pass" and value is True:
+            return {"kind": "pass"}
+        if key == "claim" and _is_int(value) and 0 <= value < len(state["owners"]):
+            route = state["map"]["routes"][value]
+            have = state["hands"][seat].count(route["gate"])
+            free = state["owners"][value] is None
+            return {"kind": "claim", "route": value, **route, "have": have, "free": free,
+                    "affordable": free and have >= route["length"]}
+        if key == "run":
+            names = {c["name"] for c in state["map"]["cities"]}
+            mission = state["missions"][seat]
+            if (isinstance(value, list) and value
+                    and all(isinstance(c, str) and c in names for c in value)
+                    and value[0] == mission["start"] and len(set(value)) == len(value)):
+                routes = _path_routes(state, value)
+                if all(r is not None for r in routes):
+                    return {"kind": "run", "trace": trace(state["map"], mission, value),
+                            "owned": [state["owners"][r] == seat for r in routes],
+                            "complete": value[-1] == mission["target"],
+                            "runnable": value in runnable_paths(state, seat)}
+                raise IllegalAction("no_route", "Two cities in a row must be joined by a route.")
+            raise IllegalAction("bad_path", "A path starts at your mission's start city and "
+                                            "passes each city at most once.")
+        raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
+
     def outcome(self, state: State) -> dict | None:
         return clone(state["result"]) if state["finished"] else None
 
@@ -191,10 +241,18 @@ class QuantumTicketToRide:
         return analyse(state)
 
     def circuit(self, state: State):
+        """The qiskit circuit of the last run (``circuit.run_circuit``). Before any run: the
+        first player's mission qubit as prepared (an empty path, ``metadata["ran"]`` False),
+        measured in its target's basis."""
         from .circuit import run_circuit
 
-        last = state["runs"][-1] if state["runs"] else None
-        return None if last is None else run_circuit(last)
+        if state["runs"]:
+            return run_circuit(state["runs"][-1])
+        seat = state["order"][0]
+        m = state["missions"][seat]
+        return run_circuit({"seat": seat, "mission": dict(m), "cities": [m["start"]],
+                            "gates": [], "ran": False,
+                            "fidelity": trace(state["map"], m, [m["start"]])["fidelity"]})
 
 
 # --------------------------------------------------------------------------- parsing

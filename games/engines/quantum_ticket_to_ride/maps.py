@@ -140,21 +140,24 @@ def validate_map(data: Any) -> dict:
         for end in ("start", "target"):
             if not isinstance(m[end], str) or m[end] not in names:
                 problems.append(f"{where}: {end} {m[end]!r} is not a city of the map.")
-        if m["start"] == m["target"]:
+        if isinstance(m["start"], str) and m["start"] == m["target"]:
             problems.append(f"{where}: the start and the target must be different cities.")
         if m["qubits"] not in (1, 2) or not _is_int(m["qubits"]):
             problems.append(f"{where}: qubits must be 1 or 2.")
             continue
         states = register.STATES_1 if m["qubits"] == 1 else register.STATES_2
+        known = True
         if not isinstance(m["initial_state"], str) or m["initial_state"] not in register.STATES_1:
             problems.append(f"{where}: unknown initial state {m['initial_state']!r} (known: "
                             f"{', '.join(register.STATES_1)}).")
+            known = False
         if not isinstance(m["target_state"], str) or m["target_state"] not in states:
             problems.append(f"{where}: unknown target state {m['target_state']!r} for "
                             f"{m['qubits']} qubit(s) (known: {', '.join(states)}).")
-        if m["level"] not in LEVELS:
+            known = False
+        if not isinstance(m["level"], str) or m["level"] not in LEVELS:
             problems.append(f"{where}: the level must be one of {', '.join(LEVELS)}.")
-        elif not _level_fits(m):
+        elif known and not _level_fits(m):
             problems.append(f"{where}: a basic mission is one qubit from |0⟩/|1⟩ to |0⟩/|1⟩, "
                             "an intermediate one a one-qubit mission with |+⟩ or |−⟩, an "
                             "advanced one a two-qubit mission.")

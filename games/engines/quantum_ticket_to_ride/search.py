@@ -42,20 +42,24 @@ def state_key(psi: np.ndarray) -> Key:
 
 @dataclass
 class StateSpace:
-    """Register states met so far, and the effect of each (gate, length) on them (cached)."""
+    """Register states met so far, numbered (the same state up to phase has one number), and
+    the effect of each (gate, length) on them (cached)."""
 
-    vectors: dict[Key, np.ndarray] = field(default_factory=dict)
-    moves: dict[tuple[Key, str, int], Key] = field(default_factory=dict)
+    vectors: list[np.ndarray] = field(default_factory=list)
+    ids: dict[Key, int] = field(default_factory=dict)
+    moves: dict[tuple[int, str, int], int] = field(default_factory=dict)
 
-    def add(self, psi: np.ndarray) -> Key:
+    def add(self, psi: np.ndarray) -> int:
         key = state_key(psi)
-        self.vectors.setdefault(key, psi)
-        return key
+        if key not in self.ids:
+            self.ids[key] = len(self.vectors)
+            self.vectors.append(psi)
+        return self.ids[key]
 
-    def step(self, key: Key, gate: str, length: int) -> Key:
-        memo = (key, gate, length)
+    def step(self, state: int, gate: str, length: int) -> int:
+        memo = (state, gate, length)
         if memo not in self.moves:
-            psi = self.vectors[key]
+            psi = self.vectors[state]
             for _ in range(length):
                 psi = register.apply_gate(psi, gate)
             self.moves[memo] = self.add(psi)
@@ -100,32 +104,36 @@ def plan(game_map: dict, mission: dict, cost: Callable[[int], int | float | None
     space = _SPACE
     init = space.add(register.initial_register(mission["initial_state"]))
 
-    # the states reachable from the start with the gates of the passable routes
+    # the states reachable from the start with the gates of the passable routes, and each
+    # passable route's effect on them as a table
     moves = sorted({(routes[r]["gate"], routes[r]["length"]) for row in adj for r, _, _ in row})
     states, todo = {init}, [init]
     while todo:
-        key = todo.pop()
+        state = todo.pop()
         for gate, length in moves:
-            nxt = space.step(key, gate, length)
+            nxt = space.step(state, gate, length)
             if nxt not in states:
                 states.add(nxt)
                 todo.append(nxt)
-    good = {s for s in states
-            if register.is_match(register.fidelity(space.vectors[s], goal, qubits))}
+    effect = {move: {st: space.step(st, *move) for st in states} for move in moves}
+    table = {r: effect[(route["gate"], route["length"])] for r, route in enumerate(routes)
+             if (route["gate"], route["length"]) in effect}
+    good = {st for st in states
+            if register.is_match(register.fidelity(space.vectors[st], goal, qubits))}
     if not good:
         return None
 
     # backward Dijkstra over (city, state): exact walk cost to a goal = the heuristic
-    dist: dict[tuple[int, Key], float] = {}
-    heap = [(0.0, target, s) for s in good]
+    dist: dict[tuple[int, int], float] = {}
+    heap = [(0.0, target, st) for st in good]
     heapq.heapify(heap)
     while heap:
-        d, city, key = heapq.heappop(heap)
-        if (city, key) in dist:
+        d, city, state = heapq.heappop(heap)
+        if (city, state) in dist:
             continue
-        dist[(city, key)] = d
+        dist[(city, state)] = d
         for r, other, p in adj[city]:
-            prev = space.step(key, routes[r]["gate"], routes[r]["length"])  # involution
+            prev = table[r][state]              # every route's gate is an involution
             if (other, prev) not in dist:
                 heapq.heappush(heap, (d + p, other, prev))
     if (start, init) not in dist:
@@ -134,21 +142,21 @@ def plan(game_map: dict, mission: dict, cost: Callable[[int], int | float | None
     # A* over (city, state, cities visited) towards the cheapest simple path
     counter = 0
     frontier = [(dist[(start, init)], 0.0, counter, start, init, 1 << start, ())]
-    seen: set[tuple[int, Key, int]] = set()
+    seen: set[tuple[int, int, int]] = set()
     while frontier and budget > 0:
-        _f, g, _c, city, key, mask, path = heapq.heappop(frontier)
-        if (city, key, mask) in seen:
+        _f, g, _c, city, state, mask, path = heapq.heappop(frontier)
+        if (city, state, mask) in seen:
             continue
-        seen.add((city, key, mask))
+        seen.add((city, state, mask))
         budget -= 1
         if city == target:
-            if key in good:
+            if state in good:
                 return _plan(game_map, mission, start, path, price)
             continue                    # a simple path cannot come back to its target
         for r, other, p in adj[city]:
             if mask >> other & 1:
                 continue
-            nxt = space.step(key, routes[r]["gate"], routes[r]["length"])
+            nxt = table[r][state]
             h = dist.get((other, nxt))
             if h is None:
                 continue

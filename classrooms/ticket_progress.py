@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state
+from games.selectors import current_state
 
 GAME = "quantum-ticket-to-ride"
 

@@ -123,6 +123,10 @@ def _ticket_verdict(position: Position, exact: dict, runs: dict[str, Run | None]
     the target) beside the success rate of each back end's shots."""
     meta = position.circuit.metadata
     mission = meta["mission"]
+    if meta.get("ran") is False:  # before any run the engine's circuit is a mission as prepared
+        return [_("No run yet: this is the mission qubit of %(start)s as prepared, measured against "
+                  "its target (exact success probability %(p).1f%%).")
+                % {"start": mission["start"], "p": 100 * exact["win"]["success"]}]
     lines = [_("The run %(path)s: exact fidelity with the target %(fidelity).3f, so %(p).1f%% of shots "
                "should find it.") % {"path": " → ".join(meta["cities"]), "fidelity": meta["fidelity"],
                                      "p": 100 * exact["win"]["success"]},

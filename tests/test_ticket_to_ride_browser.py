@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state
+from games.selectors import current_state
 from tests.support.browser import log_in_teacher, student_joins
 from tests.support.clients import Teacher
 from tests.support.tables import TEACHER

@@ -15,7 +15,8 @@ from classrooms import services, ticket_maps
 from classrooms.models import Classroom, ClassSession, TicketMap
 from games.engines import get_game
 from games.models import Match
-from games.services import current_state, start_match, submit_action
+from games.selectors import current_state
+from games.services import start_match, submit_action
 from tests.support.ticket_to_ride import (
     OTHER_MISSION,
     RUNNER_MISSION,

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 from qiskit.quantum_info import DensityMatrix, Statevector, partial_trace
 
 from games.engines.quantum_ticket_to_ride import register
@@ -66,3 +67,52 @@ def test_the_browser_preview_equals_the_engine_and_qiskit(chromium, server):
     for name, amps in zip(sorted(register.STATES_1) + sorted(register.STATES_2), named, strict=True):
         expected = register.initial_register(name) if name in register.STATES_1 else register.STATES_2[name]
         assert np.allclose([complex(a, b) for a, b in amps], expected, atol=1e-12), name
+
+
+def test_the_path_picker_shows_two_qubit_amplitudes_for_an_advanced_mission(chromium, server):
+    """The board itself, on an engine view: seat 0 owns the planner's path of a Bell-state
+    mission of the Europe map; picking it city by city (keyboard) shows amplitude bars (not a
+    Bloch disc), a CNOT drawn q0 → q1, and the engine's fidelity 1 at the target."""
+    from games.engines import get_game
+    from games.engines.quantum_ticket_to_ride import default_map, plan, trace
+
+    game = get_game("quantum-ticket-to-ride")
+    state = game.setup(players=2, variant="advanced", seed=4)
+    europe = default_map()
+    bell = next(m for m in europe["missions"] if m["target_state"].startswith(("Phi", "Psi"))
+                and "CNOT" in [europe["routes"][r]["gate"] for r in plan(europe, m).routes])
+    path = plan(europe, bell)
+    state["missions"][0] = dict(bell)
+    for r in path.routes:
+        state["owners"][r] = 0
+    state["turn"], state["step"], state["order"] = 0, "run", [0, 1]
+    msg = {"view": game.view(state, 0), "legal": game.legal_actions(state, 0), "seat": 0, "seq": 7,
+           "to_act": [0], "events": [], "seats": [{"index": 0, "name": "Ada"}, {"index": 1, "name": "Bo"}]}
+    assert {"run": list(path.cities)} in msg["legal"]
+    expected = trace(europe, bell, list(path.cities))
+
+    page = chromium.new_page(viewport={"width": 375, "height": 800})
+    page.goto(server.url + "/")
+    page.evaluate("""async (msg) => {
+      const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
+      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
+      window.sent = [];
+      const board = createBoard(root, { act: (a) => window.sent.push(a) });
+      board.render(msg);
+    }""", msg)
+    page.locator("[data-plan]").focus()
+    page.keyboard.press("Enter")
+    for city in path.cities[1:]:
+        assert page.evaluate("() => document.activeElement.dataset.city") == city
+        page.keyboard.press("Enter")
+    picker = page.locator(".ttr-picker")
+    expect(picker.locator(".ttr-amps")).to_have_count(len(path.cities))
+    expect(picker.locator(".ttr-bloch")).to_have_count(0)
+    expect(picker.locator(".ttr-circuit .gate[data-gate='CNOT'] .ctl")).not_to_have_count(0)
+    assert float(picker.locator(".ttr-verdict").get_attribute("data-fidelity")) == pytest.approx(expected["fidelity"])
+    expect(picker.locator(".ttr-verdict")).to_contain_text("this run completes the mission")
+    last = picker.locator(f".ttr-step[data-step='{len(path.cities) - 1}'] .ttr-amps")
+    assert "|" in last.get_attribute("aria-label")
+    page.keyboard.press("Enter")  # the focus is on "Run this path"
+    assert page.evaluate("() => window.sent") == [{"run": list(path.cities)}]
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375

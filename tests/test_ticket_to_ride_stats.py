@@ -134,6 +134,14 @@ def test_the_winning_run_finds_its_target_on_every_ideal_shot_and_the_page_says_
     assert odds["sides"] == ["success", "failure"] and odds["exact"]["win"]["success"] == pytest.approx(1.0)
     circuit_page = teacher_client.get(f"/matches/{match.pk}/circuit/")
     assert circuit_page.status_code == 200 and "<svg" in circuit_page.content.decode()
+    # the class session's statistics count the table: the claimed lengths are the scores
+    session = match.table.session
+    stats = teacher_client.get(f"/teacher/sessions/{session.pk}/statistics/")
+    assert stats.status_code == 200
+    api = teacher_client.get(f"/api/sessions/{session.pk}/statistics/")
+    assert api.status_code == 200
+    rows = api.json()["tables"]
+    assert [p["score"] for p in rows[0]["players"]] == match.outcome["scores"]
 
 
 def test_before_any_run_the_page_says_so(teacher, teacher_client):

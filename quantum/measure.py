@@ -36,3 +36,15 @@ def measure(psi: np.ndarray, qubits: Sequence[int], n: int, basis: str = "color"
             post = apply(post, v, [q], n)
         results.append((bits, p, post))
     return results
+
+
+def sample(probabilities: Sequence[float], u: float) -> int:
+    """Born-rule draw: the index of the outcome whose cumulative probability first exceeds the
+    uniform number ``u`` in [0, 1) (outcomes in the order given); the last outcome when
+    rounding leaves ``u`` beyond the total. Callers draw ``u`` from their own seeded PRNG."""
+    acc = 0.0
+    for k, p in enumerate(probabilities):
+        acc += float(p)
+        if u < acc:
+            return k
+    return len(probabilities) - 1

@@ -153,6 +153,12 @@ class Game(Protocol):
     def circuit(self, state: State): ...
 
 
+def is_int(value: Any) -> bool:
+    """True for a real ``int`` (never a ``bool``): how every engine checks seats, squares,
+    cards and int options coming from JSON."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def abilities_of(game: Game) -> Abilities:
     """The abilities ``game`` declares (``Abilities()`` when it declares none)."""
     declared = getattr(game, "abilities", NO_ABILITIES)

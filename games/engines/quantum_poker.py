@@ -119,7 +119,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for
+import numpy as np
+
+import quantum
+
+from .base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for, is_int
 
 SLUG = "quantum-poker"
 QUBITS_PER_PLAYER = 4
@@ -137,14 +141,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 OPTION_RANGES = {"community_cards": (1, 10), "hands": (1, 100), "starting_chips": (8, 1000)}
 EPS = 1e-9
-R2 = 1 / math.sqrt(2)
 
 
 # --------------------------------------------------------------------------- small helpers
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
 
 def _who(seat: int) -> str:
     return f"Player {seat + 1}"
@@ -174,18 +173,9 @@ def _basis_amps(value: int) -> list:
 
 
 def _gate(amps: list, gate: str) -> list:
-    a, b = _amps_to_c(amps)
-    if gate == "X":
-        a, b = b, a
-    elif gate == "Y":
-        a, b = -1j * b, 1j * a
-    elif gate == "Z":
-        b = -b
-    elif gate == "H":
-        a, b = (a + b) * R2, (a - b) * R2
-    else:  # pragma: no cover - internal
-        raise ValueError(gate)
-    return _c_to_amps(a, b)
+    """The real one-qubit gate (``quantum.GATES``: X, Y, Z, H) on a card's amplitudes."""
+    a, b = quantum.GATES[gate] @ np.array(_amps_to_c(amps))
+    return _c_to_amps(complex(a), complex(b))
 
 
 def _p1(amps: list) -> float:
@@ -215,37 +205,9 @@ def _run_gates(initial: int, gates: list[str]) -> list:
     return amps
 
 
-def _fmt_coef(c: complex) -> str:
-    re, im = round(c.real, 3), round(c.imag, 3)
-    if abs(im) < 1e-9:
-        return f"{re:g}"
-    if abs(re) < 1e-9:
-        return "i" if im == 1 else "-i" if im == -1 else f"{im:g}i"
-    return f"({re:g}{im:+g}i)"
-
-
 def ket(amps: list) -> str:
-    """A readable ket for one qubit, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.707|0⟩ - 0.707|1⟩``."""
-    a, b = _amps_to_c(amps)
-    p1 = _p1(amps)
-    if p1 == 0.0:
-        phase = a / abs(a)
-        return "|0⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|0⟩"
-    if p1 == 1.0:
-        phase = b / abs(b)
-        return "|1⟩" if abs(phase - 1) < 1e-6 else f"{_fmt_coef(phase)}|1⟩"
-    if abs(abs(a) - abs(b)) < 1e-6:
-        ratio = b / a
-        names = {1: "|+⟩", -1: "|−⟩", 1j: "|+i⟩", -1j: "|−i⟩"}
-        for r, name in names.items():
-            if abs(ratio - r) < 1e-6:
-                phase = a / abs(a)
-                if abs(phase - 1) < 1e-6:
-                    return name
-                return f"{_fmt_coef(phase)}{name}"
-    sign = "-" if b.real < 0 and abs(b.imag) < 1e-9 else "+"
-    b_txt = _fmt_coef(-b) if sign == "-" else _fmt_coef(b)
-    return f"{_fmt_coef(a)}|0⟩ {sign} {b_txt}|1⟩"
+    """A readable ket for one qubit card, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.6|0⟩ + 0.8|1⟩``."""
+    return quantum.kets.qubit(*_amps_to_c(amps))
 
 
 # --------------------------------------------------------------------------- the game
@@ -269,12 +231,12 @@ class QuantumPoker:
 
     def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
               options: dict | None = None) -> State:
-        if not _is_int(players) or not self.min_players <= players <= self.max_players:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
             raise IllegalAction("bad_players", "QuantumPoker is for 2 to 5 players.")
         if variant not in self.variants:
             raise IllegalAction("bad_variant",
                                 f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
-        if not _is_int(seed):
+        if not is_int(seed):
             raise IllegalAction("bad_seed", "The seed must be an integer.")
         opts = _parse_options(options)
         state: State = {
@@ -307,7 +269,7 @@ class QuantumPoker:
         return [] if turn is None else [turn]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         hand = state["hand"]
         others = [s for s in hand["order"] if s != seat]
@@ -333,7 +295,7 @@ class QuantumPoker:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
             raise IllegalAction("match_over", "The match is over.")
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         move = _parse_action(state, seat, action)
         new = clone(state)
@@ -366,7 +328,7 @@ class QuantumPoker:
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> dict:
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
             raise IllegalAction("bad_seat", "No such seat.")
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
@@ -528,7 +490,7 @@ def _parse_options(options: Any) -> dict:
                 raise IllegalAction("bad_option", f"{key} must be true or false.")
         else:
             lo, hi = OPTION_RANGES[key]
-            if not _is_int(value) or not lo <= value <= hi:
+            if not is_int(value) or not lo <= value <= hi:
                 raise IllegalAction("bad_option",
                                     f"{key} must be a whole number from {lo} to {hi}.")
         opts[key] = value
@@ -557,7 +519,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
         raise _bad("malformed", 'An action has "card" and "target" (and "own" for SWAP), '
                                 'or is {"declare": true}.')
     card = action["card"]
-    if not _is_int(card):
+    if not is_int(card):
         raise _bad("malformed", '"card" must be the index of a community card.')
     if not 0 <= card < len(hand["community"]):
         raise _bad("no_such_card", f"There is no community card {card}.")
@@ -567,7 +529,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
     if not isinstance(target, dict) or set(target) != {"seat", "qubit"}:
         raise _bad("malformed", '"target" must be {"seat": s, "qubit": q}.')
     tseat, tq = target["seat"], target["qubit"]
-    if not _is_int(tseat) or not _is_int(tq):
+    if not is_int(tseat) or not is_int(tq):
         raise _bad("malformed", "Target seat and qubit must be whole numbers.")
     if not 0 <= tseat < state["players"] or not hand["in_hand"][tseat]:
         raise _bad("bad_target", "That seat has no qubit cards in this hand.")
@@ -579,7 +541,7 @@ def _parse_action(state: State, seat: int, action: Any) -> dict:
         if "own" not in action:
             raise _bad("malformed", 'SWAP needs "own": the index of your qubit to exchange.')
         own = action["own"]
-        if not _is_int(own):
+        if not is_int(own):
             raise _bad("malformed", '"own" must be a whole number.')
         if not 0 <= own < QUBITS_PER_PLAYER:
             raise _bad("bad_target", "Qubits are numbered 0 to 3.")
@@ -886,7 +848,7 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
             if physics:
                 p1 = _p1(q["amps"])
                 if 0.0 < p1 < 1.0:
-                    value = 1 if rng.random() < p1 else 0
+                    value = (1, 0)[quantum.sample([p1, 1 - p1], rng.random())]  # 1 listed first
                     events.append({"type": "measure", "seat": s, "qubit": slot, "value": value,
                                    "p1": _round(p1),
                                    "text": f"Measuring {_who(s)}'s qubit {slot + 1} "

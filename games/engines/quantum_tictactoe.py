@@ -60,7 +60,7 @@ import re
 from collections import deque
 from typing import Any
 
-from .base import Abilities, Action, Event, IllegalAction, State
+from .base import Abilities, Action, Event, IllegalAction, State, is_int
 
 SLUG = "quantum-tictactoe"
 PLAYERS = ("X", "O")
@@ -245,10 +245,6 @@ def actions_from_history(history: list[str]) -> list[tuple[int, Action]]:
 
 # --- the game ----------------------------------------------------------------------------
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int  # bool is not a square number
-
-
 def _bad(message: str) -> IllegalAction:
     return IllegalAction("bad_action", message)
 
@@ -318,7 +314,7 @@ class QuantumTicTacToe:
         return [s for s in self.open_squares(state) if counts[s] < MAX_SPOOKY]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         if state["collapse"]:
             return [{"collapse": s} for s in state["collapse"]["squares"]]
@@ -333,7 +329,7 @@ class QuantumTicTacToe:
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["scores"] is not None:
             raise IllegalAction("game_over", "the game is over")
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             waiting = self.to_act(state)[0]
             doing = "choose the collapse" if state["collapse"] else "move"
             raise IllegalAction("not_your_turn",
@@ -345,7 +341,7 @@ class QuantumTicTacToe:
         squares = action["squares"]
         if not isinstance(squares, (list, tuple)) or len(squares) != 2:
             raise _bad('"squares" must be a list of two square numbers')
-        if not all(_is_int(s) for s in squares):
+        if not all(is_int(s) for s in squares):
             raise _bad("squares are whole numbers from 1 to 9")
         if not all(1 <= s <= 9 for s in squares):
             raise _bad("squares are numbered 1 to 9")
@@ -375,7 +371,7 @@ class QuantumTicTacToe:
         if set(action) != {"collapse"}:
             raise _bad('a collapse is {"collapse": square} and nothing else')
         square = action["collapse"]
-        if not _is_int(square) or not 1 <= square <= 9:
+        if not is_int(square) or not 1 <= square <= 9:
             raise _bad('"collapse" must be a square number from 1 to 9')
         pending = state["collapse"]
         if square not in pending["squares"]:

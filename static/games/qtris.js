@@ -5,7 +5,7 @@
 // createBoard(root, { act, preview? }): preview(action) => Promise<{type: "preview", action,
 // ok: true, result} | {ok: false, code, message}>. Without preview (replays, older pages) the
 // board still works: legal targets come from payload.legal, no hover preview.
-const NS = "http://www.w3.org/2000/svg";
+import { h, svg } from "../js/svg.js";
 const CELL = 150;
 const R = 44; // tile radius
 const LINES = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
@@ -25,23 +25,6 @@ function ensureCss() {
   document.head.append(link);
 }
 
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
-function h(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") n.className = v;
-    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return n;
-}
 const origin = (sq) => ({ x: ((sq - 1) % 3) * CELL, y: Math.floor((sq - 1) / 3) * CELL });
 const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.y + CELL / 2 - 8 }; };
 const pct = (p) => `${Math.round(100 * p)}%`;

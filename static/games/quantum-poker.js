@@ -7,6 +7,8 @@
 // Nothing secret is ever in the DOM: a card's value is written only when the view gives it
 // (the view already hides other players' hidden values from this seat).
 
+import { h } from "../js/svg.js";
+
 const CSS_ID = "quantum-poker-css";
 const GATE_HELP = {
   X: "X flips the value of one of your qubits (no effect on a superposed one).",
@@ -29,19 +31,6 @@ function ensureCss() {
   document.head.append(link);
 }
 
-function h(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") n.className = v;
-    else if (k === "text") n.textContent = v;
-    else if (k === "style") n.style.cssText = v;  // through the CSSOM: allowed by the CSP, unlike a style attribute
-    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
-  return n;
-}
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 const same = (t, seat, slot) => t && t.seat === seat && t.qubit === slot;

@@ -1,15 +1,9 @@
 // Quantum tic-tac-toe board: spooky marks with subscripts, entanglement links, collapse choice
 // with both outcomes previewed, the cascade animated, lines and scores.
-const NS = "http://www.w3.org/2000/svg";
+import { h, svg } from "../js/svg.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
 
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 const origin = (sq) => ({ x: ((sq - 1) % 3) * CELL, y: Math.floor((sq - 1) / 3) * CELL });
 const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.y + CELL / 2 }; };
 // where the i-th spooky mark of a square sits (a 3x3 mini-grid)
@@ -246,20 +240,19 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const msg = last;
     const v = msg.view;
     side.replaceChildren();
-    const h = (tag, text, cls) => { const n = document.createElement(tag); n.textContent = text; if (cls) n.className = cls; return n; };
     if (v.collapse) {
       const c = v.collapse;
       const mover = c.move % 2 === 1 ? "X" : "O";
-      side.append(h("h3", `Measurement! Move ${mover}${c.move} closed a cycle.`));
+      side.append(h("h3", {}, `Measurement! Move ${mover}${c.move} closed a cycle.`));
       const chooserIsMe = msg.seat !== null && msg.seat === c.chooser;
-      side.append(h("p", chooserIsMe ? `You choose where ${mover}${c.move} lands:` : "The other player chooses the outcome. The two possible outcomes:"));
+      side.append(h("p", {}, chooserIsMe ? `You choose where ${mover}${c.move} lands:` : "The other player chooses the outcome. The two possible outcomes:"));
       for (const sq of c.squares) {
         const outcome = (c.previews || {})[String(sq)] || [];
         const box = document.createElement("div");
         box.className = "outcome" + (previewSquare === sq ? " hover" : "");
         box.dataset.outcome = sq;
-        box.append(h("strong", `${mover}${c.move} → square ${sq}`));
-        box.append(h("div", outcome.map((p) => `${p.player}${p.move}→${p.square}`).join(", "), "muted"));
+        box.append(h("strong", {}, `${mover}${c.move} → square ${sq}`));
+        box.append(h("div", { class: "muted" }, outcome.map((p) => `${p.player}${p.move}→${p.square}`).join(", ")));
         if (legalCollapses(msg).some((a) => a.collapse === sq)) {
           const b = document.createElement("button");
           b.className = "button";
@@ -275,16 +268,16 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         side.append(box);
       }
     } else if (v.phase !== "over") {
-      side.append(h("h3", `Move ${v.move_number}`));
-      side.append(h("p", "A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured.", "muted"));
+      side.append(h("h3", {}, `Move ${v.move_number}`));
+      side.append(h("p", { class: "muted" }, "A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured."));
     }
     if (v.lines && v.lines.length) {
-      side.append(h("h3", "Lines"));
-      for (const line of v.lines) side.append(h("div", `${line.player}: squares ${line.squares.join("-")} (time ${line.time}) scores ${line.points}`));
+      side.append(h("h3", {}, "Lines"));
+      for (const line of v.lines) side.append(h("div", {}, `${line.player}: squares ${line.squares.join("-")} (time ${line.time}) scores ${line.points}`));
     }
     if (v.history && v.history.length) {
-      side.append(h("h3", "Moves"));
-      side.append(h("div", v.history.join(" "), "mono history"));
+      side.append(h("h3", {}, "Moves"));
+      side.append(h("div", { class: "mono history" }, v.history.join(" ")));
     }
   }
 

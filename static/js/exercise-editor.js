@@ -1,5 +1,7 @@
 // The exercise editor: compose a QTris starting position visually or as JSON (the engine's
 // options), validate it on the server (the engine's own setup) and see it drawn by the real board.
+import { h } from "./svg.js";
+
 const TILES = [
   ["W", "○ white"], ["B", "● black"], ["R", "◐ kitten right"], ["L", "◑ kitten left"], ["UP", "◓ kitten up"], ["DOWN", "◒ kitten down"],
   ["U:W", "U·○"], ["U:B", "U·●"], ["U:R", "U·◐"], ["U:L", "U·◑"], ["U:UP", "U·◓"], ["U:DOWN", "U·◒"],
@@ -8,17 +10,6 @@ const GLYPH = { W: "○", B: "●", R: "◐", L: "◑", UP: "◓", DOWN: "◒" }
 const CARDS = ["I", "X", "Y", "Z", "H", "S", "U", "CX"];
 const BELL = ["phi+", "phi-", "psi+", "psi-"];
 
-function h(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") n.className = v;
-    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return n;
-}
 const glyph = (code) => (code.startsWith("U:") ? "U·" : "") + (GLYPH[code.replace("U:", "")] || code);
 
 export async function editor({ validateUrl, boardUrl }) {

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-import quantum as exact
+import quantum
 from games.engines import IllegalAction
 from games.engines.qtris import GAME, score_of_outcome
 from games.engines.qtris import board as B
@@ -103,8 +103,8 @@ def test_frame_rule_is_u_g_u_physically():
     bd = board(fill(s4="U:W"))
     after = play(bd, "X", 4)
     psi = T.state(tile_at(after, 4))
-    expected = exact.U @ exact.X @ exact.U @ (exact.U @ exact.KET0)
-    assert exact.same_up_to_phase(psi, expected)
+    expected = quantum.U @ quantum.X @ quantum.U @ (quantum.U @ quantum.KET0)
+    assert quantum.same_up_to_phase(psi, expected)
     assert B.p_white(after)[3] == pytest.approx(.75)
 
 
@@ -332,8 +332,8 @@ def test_weights_exact_arithmetic():
 
 def test_state_of_tiles_equal_up_to_global_phase():
     # U on UP is physically DOWN (up to phase); recognition keeps the U decoration rule
-    psi = exact.U @ T.state("UP")
-    assert exact.same_up_to_phase(psi, T.state("DOWN"))
+    psi = quantum.U @ T.state("UP")
+    assert quantum.same_up_to_phase(psi, T.state("DOWN"))
     assert T.recognise(psi, T.tile_set("s-expansion"), frozenset({"U@0"})) == "U:UP"
     assert T.recognise(-1j * T.state("R"), T.tile_set("basic")) == "R"
     assert T.recognise(np.array([0.6, 0.8]), T.tile_set("advanced")) is None

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+import quantum
+
 from . import tiles as T
 from .board import Board, component_index, joint_distribution, members_of, p_white
 from .scoring import line_tables
@@ -41,7 +43,7 @@ def _kets(board: Board) -> list[dict[str, Any]]:
         members = []
         for tile, w in members_of(comp):
             members.append({"tile": tile, "weight": str(w), "p": float(w),
-                            "ket": T.ket_string(T.state(tile)), "symbolic": T.symbolic_ket(tile),
+                            "ket": quantum.kets.numeric(T.state(tile)), "symbolic": T.symbolic_ket(tile),
                             "name": T.tile_name(tile)})
         out.append({"squares": list(comp["squares"]), "members": members})
     return out

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-import quantum as exact
+import quantum
+from games.engines.base import is_int
 
 from . import tiles as T
 from .weights import ONE, Weight, from_probability, parse
@@ -96,7 +97,7 @@ def parse_board(spec: Any, pairs: Any, tiles: T.TileSet, variant: str) -> Board:
             raise BoardError(f"pair {i + 1} must be an object with squares and state")
         sq = p.get("squares")
         if (not isinstance(sq, list) or len(sq) != 2
-                or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= 9 for s in sq)
+                or not all(is_int(s) and 1 <= s <= 9 for s in sq)
                 or sq[0] == sq[1]):
             raise BoardError(f"pair {i + 1}: squares must be two different squares 1–9")
         a, b = sorted(sq)
@@ -177,7 +178,7 @@ def random_board(rng: random.Random, variant: str) -> Board:
 
 def component_distribution(comp: Component) -> np.ndarray:
     """Outcome probabilities of a component in the colour basis (index: lower square = high bit)."""
-    return exact.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
+    return quantum.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
 
 
 def joint_distribution(board: Board) -> np.ndarray:
@@ -228,7 +229,7 @@ def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.
     outcomes: dict[tuple[int, ...], list[tuple[Any, Weight]]] = {}
     totals: dict[tuple[int, ...], Weight] = {}
     for tile, w in members_of(comp):
-        for bits, p, post in exact.measure(T.state(tile), qubits, n, basis):
+        for bits, p, post in quantum.measure(T.state(tile), qubits, n, basis):
             pw = from_probability(p)
             if n == 1:
                 new = LABELS[basis][bits[0]]
@@ -238,7 +239,7 @@ def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.
                     labels[q] = LABELS[basis][b]
                 if len(qubits) == 1:
                     other = 1 - qubits[0]
-                    factors = exact.split_product(post)
+                    factors = quantum.split_product(post)
                     assert factors is not None
                     resid = factors[other] / np.linalg.norm(factors[other])
                     exp = frozenset({"U@0"}) if T.is_u_decorated(tile, other) else frozenset()
@@ -286,14 +287,7 @@ def measure_seen(board: Board, squares: list[int], basis: str, tiles: T.TileSet,
     i = component_index(board, squares[0])
     comp = board[i]
     results = measure_component(comp, squares, basis, tiles)
-    acc = 0.0
-    chosen = results[-1]
-    for r in results:
-        acc += float(r[1])
-        if u < acc:
-            chosen = r
-            break
-    bits, p, post = chosen
+    bits, p, post = results[quantum.sample([float(r[1]) for r in results], u)]
     new = sort_board(board[:i] + board[i + 1:] + make_component(comp["squares"], post))
     return new, bits, float(p)
 
@@ -342,13 +336,7 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
     events = []
     for comp in sort_board(board):
         dist = [float(p) for p in component_distribution(comp).real]
-        u = rng.random()
-        acc, pick = 0.0, len(dist) - 1
-        for k, p in enumerate(dist):
-            acc += p
-            if u < acc:
-                pick = k
-                break
+        pick = quantum.sample(dist, rng.random())
         certain = max(dist) > 1 - 1e-9
         rng_roll = rng.random()
         d100 = None
@@ -376,3 +364,42 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
                        "result": colours, "probabilities": dist,
                        "text": f"{where}: {how} → {', '.join(colours)}"})
     return bits, events
+
+
+def display_squares(board: Board) -> list[dict[str, Any]]:
+    """Per square (1..9) display data: members with tile code, decoration, weights
+    (exact string and float), pair links (partner square, correlated, sign)."""
+    out: list[dict[str, Any]] = [{} for _ in range(9)]
+    for ci, comp in enumerate(board):
+        dist = component_distribution(comp).real
+        sq = comp["squares"]
+        for q, s in enumerate(sq):
+            partner = sq[1 - q] if len(sq) == 2 else None
+            if len(sq) == 1:
+                pw = float(dist[0])
+            else:
+                pw = float(dist[0] + dist[1]) if q == 0 else float(dist[0] + dist[2])
+            members = []
+            for tile, w in members_of(comp):
+                m: dict[str, Any] = {"weight": str(w), "p": float(w)}
+                if isinstance(tile, list):
+                    code = tile[q]
+                    m.update({"kind": "tile", "code": T.base_code(code),
+                              "decoration": "U" if code.startswith("U:") else None,
+                              "partner_code": tile[1 - q]})
+                elif len(sq) == 1:
+                    m.update({"kind": "tile", "code": T.base_code(tile),
+                              "decoration": "U" if tile.startswith("U:") else None})
+                else:
+                    bell = T.base_code(tile)
+                    deco = T.pair_decoration(tile)
+                    on_me = (deco == "H" and q == 0) or deco == f"U{q + 1}"
+                    m.update({"kind": "pair", "code": bell,
+                              "correlated": bell.startswith("phi"),
+                              "sign": bell[-1], "qubit": q + 1,
+                              "decoration": ("H" if deco == "H" else "U") if deco else None,
+                              "decorated_here": on_me})
+                members.append(m)
+            out[s - 1] = {"square": s, "component": ci, "partner": partner,
+                          "members": members, "p_white": pw}
+    return out

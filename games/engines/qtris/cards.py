@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-import quantum as exact
+import quantum
+from games.engines.base import IllegalAction, is_int
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board
@@ -67,10 +68,10 @@ def play_single(board: Board, variant: str, card: str, square: int
     physical = set()
     for tile, w in members_of(comp):
         frame = card in FRAME_CARDS and T.is_u_decorated(tile, q)
-        gate = exact.GATES[card]
-        phys = exact.U @ gate @ exact.U if frame else gate
+        gate = quantum.GATES[card]
+        phys = quantum.U @ gate @ quantum.U if frame else gate
         physical.add(frame)
-        psi = exact.apply(T.state(tile), phys, [q], n)
+        psi = quantum.apply(T.state(tile), phys, [q], n)
         expected = T.decorations(tile)
         if card == "U":
             expected = _toggle(expected, f"U@{q}")
@@ -115,7 +116,7 @@ def play_cx(board: Board, variant: str, control: int, target: int
     qc, qt = squares.index(control), squares.index(target)
     new_members = []
     for tile, w in pairs:
-        psi = exact.apply(T.state(tile), exact.CX, [qc, qt], 2)
+        psi = quantum.apply(T.state(tile), quantum.CX, [qc, qt], 2)
         new = T.recognise(psi, tiles, frozenset())
         if new is None:
             raise CardError("not_a_tile", f"CX from square {control} to square {target} would "
@@ -169,17 +170,15 @@ def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
 
 
 def physical_matrix(card: str, frame: bool) -> np.ndarray:
-    g = exact.GATES[card]
-    return exact.U @ g @ exact.U if frame else g
+    g = quantum.GATES[card]
+    return quantum.U @ g @ quantum.U if frame else g
 
 
 def card_squares(card: str, action: dict) -> list[int]:
     """The squares a card action names, checked for shape: none or one for I, [control, target]
     for CX, one square for the others, each 1–9. Raises IllegalAction saying what is wrong."""
-    from games.engines.base import IllegalAction
-
     def is_square(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 9
+        return is_int(x) and 1 <= x <= 9
 
     need = None if card == "I" else 2 if card == "CX" else 1
     if not set(action) <= {"card", "squares"} or (need is not None and "squares" not in action):
@@ -194,3 +193,32 @@ def card_squares(card: str, action: dict) -> list[int]:
         raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
                             + (" as [control, target]" if card == "CX" else ""))
     return list(squares)
+
+
+def check_play(board: Board, variant: str, hand: list[str], action: dict
+               ) -> tuple[str, list[int], Board, list[dict]]:
+    """The one check of a card action (``{"card", "squares"}`` or ``{"card", "discard": true}``)
+    against a board and the hand it is played from, shared by ``flow`` (apply) and ``preview``.
+
+    Returns ``(card, squares, board after, circuit ops)``; a discard names no square, leaves
+    the board as it is and adds no op. Raises IllegalAction saying what is wrong."""
+    card = action.get("card")
+    if card not in CARDS or card not in deck_composition(variant):
+        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
+    if card not in hand:
+        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
+    if "discard" in action:
+        if set(action) != {"card", "discard"}:
+            raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'discard']")
+        if action["discard"] is not True:
+            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
+        if legal_targets(board, variant, card):
+            raise IllegalAction("has_target", f"the {card} card has a legal target: "
+                                "it may be discarded only when it cannot be played")
+        return card, [], board, []
+    squares = card_squares(card, action)
+    try:
+        after, ops = play(board, variant, card, squares)
+    except CardError as exc:
+        raise IllegalAction(exc.code, exc.message) from None
+    return card, squares, after, ops

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import quantum as exact
+import quantum
 
 from . import tiles as T
 from .weights import parse
@@ -37,7 +37,7 @@ from .weights import parse
 def _u_gate():
     from qiskit.circuit.library import UnitaryGate
 
-    return UnitaryGate(exact.U, label="U")
+    return UnitaryGate(quantum.U, label="U")
 
 
 def _prep_single(qc, q, desc: str) -> None:

@@ -40,7 +40,7 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Abilities, Action, Event, IllegalAction, State, chance
+from games.engines.base import Abilities, Action, Event, IllegalAction, State, chance, is_int
 
 from . import tiles as T
 from .analysis import analyse_board
@@ -49,6 +49,7 @@ from .board import (
     Board,
     BoardError,
     component_index,
+    display_squares,
     final_measurement,
     measure_seen,
     measure_unseen,
@@ -57,7 +58,7 @@ from .board import (
     random_board,
     seen_roll,
 )
-from .cards import CARDS, CardError, card_squares, deck_composition, full_deck, legal_targets, play
+from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
 from .preview import explain_play
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
@@ -73,10 +74,6 @@ KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "ski
 
 def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def n_sides_of(variant: str) -> int:
@@ -144,7 +141,7 @@ class QTris:
         if variant not in VARIANTS:
             raise _illegal("bad_variant", f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
         n_sides = n_sides_of(variant)
-        if not _is_int(players) or not (max(2, n_sides) <= players <= 9):
+        if not is_int(players) or not (max(2, n_sides) <= players <= 9):
             raise _illegal("bad_players", f"{variant} needs {max(2, n_sides)}–9 players")
         unknown = set(options) - KNOWN_OPTIONS
         if unknown:
@@ -187,7 +184,7 @@ class QTris:
         if colors is not None:
             state["colors"] = self._parse_colors(colors, players, n_sides)
         if first_seat is not None:
-            if not _is_int(first_seat) or not 0 <= first_seat < players:
+            if not is_int(first_seat) or not 0 <= first_seat < players:
                 raise _illegal("bad_first_seat", f"first_seat must be a seat 0–{players - 1}")
             state["first_side"] = first_seat % n_sides
         if variant == "eve":
@@ -437,7 +434,7 @@ class QTris:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
                            f"(waiting for seats {self.to_act(state)})")
         if not isinstance(action, dict):
@@ -517,7 +514,7 @@ class QTris:
         hand = list(state["hands"][side])
         if not isinstance(choice, list):
             raise _illegal("bad_mulligan", "mulligan takes a list of card indexes or names")
-        if all(_is_int(x) for x in choice):
+        if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
                 raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
             keep = [c for i, c in enumerate(hand) if i not in choice]
@@ -547,35 +544,18 @@ class QTris:
         if "eve_measure" in action:
             self._apply_eve_measure(state, side, action, events)
             return
-        card = action.get("card")
         hand = state["hands"][side]
-        if card not in CARDS or card not in deck_composition(state["variant"]):
-            raise _illegal("unknown_card", f"{card!r} is not a card of this game")
-        if card not in hand:
-            raise _illegal("not_in_hand", f"there is no {card} card in your hand")
         variant = state["variant"]
+        before = state["board"]
+        card, squares, board, ops = check_play(before, variant, hand, action)
+        hand.remove(card)
+        state["discard_pile"].append(card)
         if "discard" in action:
-            self._expect_keys(action, {"card", "discard"})
-            if action["discard"] is not True:
-                raise _illegal("bad_action", "discard with {\"discard\": true}")
-            if legal_targets(state["board"], variant, card):
-                raise _illegal("has_target", f"the {card} card has a legal target: "
-                               "it may be discarded only when it cannot be played")
-            hand.remove(card)
-            state["discard_pile"].append(card)
             events.append({"type": "discard", "side": side, "card": card,
                            "text": f"{self._name(state, side)} discards {card} (no legal target)"})
         else:
-            squares = card_squares(card, action)
-            before = state["board"]
-            try:
-                board, ops = play(state["board"], variant, card, squares)
-            except CardError as exc:
-                raise _illegal(exc.code, exc.message) from None
             state["board"] = board
             state["circuit_ops"] += ops
-            hand.remove(card)
-            state["discard_pile"].append(card)
             where = ("" if not squares else f" on square {squares[0]}" if len(squares) == 1
                      else f" with control {squares[0]} and target {squares[1]}")
             events.append({"type": "play", "side": side, "card": card, "squares": squares,
@@ -698,44 +678,3 @@ class QTris:
         from .circuit import build_circuit
 
         return build_circuit(state["circuit_ops"])
-
-
-def display_squares(board: Board) -> list[dict[str, Any]]:
-    """Per square (1..9) display data: members with tile code, decoration, weights
-    (exact string and float), pair links (partner square, correlated, sign)."""
-    from .board import component_distribution, members_of
-
-    out: list[dict[str, Any]] = [{} for _ in range(9)]
-    for ci, comp in enumerate(board):
-        dist = component_distribution(comp).real
-        sq = comp["squares"]
-        for q, s in enumerate(sq):
-            partner = sq[1 - q] if len(sq) == 2 else None
-            if len(sq) == 1:
-                pw = float(dist[0])
-            else:
-                pw = float(dist[0] + dist[1]) if q == 0 else float(dist[0] + dist[2])
-            members = []
-            for tile, w in members_of(comp):
-                m: dict[str, Any] = {"weight": str(w), "p": float(w)}
-                if isinstance(tile, list):
-                    code = tile[q]
-                    m.update({"kind": "tile", "code": T.base_code(code),
-                              "decoration": "U" if code.startswith("U:") else None,
-                              "partner_code": tile[1 - q]})
-                elif len(sq) == 1:
-                    m.update({"kind": "tile", "code": T.base_code(tile),
-                              "decoration": "U" if tile.startswith("U:") else None})
-                else:
-                    bell = T.base_code(tile)
-                    deco = T.pair_decoration(tile)
-                    on_me = (deco == "H" and q == 0) or deco == f"U{q + 1}"
-                    m.update({"kind": "pair", "code": bell,
-                              "correlated": bell.startswith("phi"),
-                              "sign": bell[-1], "qubit": q + 1,
-                              "decoration": ("H" if deco == "H" else "U") if deco else None,
-                              "decorated_here": on_me})
-                members.append(m)
-            out[s - 1] = {"square": s, "component": ci, "partner": partner,
-                          "members": members, "p_white": pw}
-    return out

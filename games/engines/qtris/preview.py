@@ -16,23 +16,15 @@ is the same explanation, used by ``flow`` for the optional ``explain`` field of 
 from __future__ import annotations
 
 import copy
-import math
 from typing import Any
 
-import numpy as np
-
-from games.engines.base import Action, IllegalAction, State
+import quantum
+from games.engines.base import Action, IllegalAction, State, is_int
 
 from . import tiles as T
 from .analysis import analyse_board, describe_square
-from .board import Board, component_index, members_of, p_white
-from .cards import CARDS, FRAME_CARDS, CardError, card_squares, deck_composition, play
-
-SQRT2 = math.sqrt(2.0)
-SQRT3 = math.sqrt(3.0)
-
-# exact names of the real numbers that appear in the gate matrices
-_NAMED = [(0.0, "0"), (1.0, "1"), (0.5, "1/2"), (1 / SQRT2, "1/√2"), (SQRT3 / 2, "√3/2")]
+from .board import Board, component_index, display_squares, members_of, p_white
+from .cards import FRAME_CARDS, check_play, physical_matrix
 
 CARD_WORDS = {
     "I": "The I card does nothing: it is a way to pass.",
@@ -63,43 +55,12 @@ PAIR_H_WORDS = ("H on a square of a pair adds (or removes) the red H decoration 
                 "then all four colour outcomes are equally likely.")
 
 
-def _num(x: float) -> str:
-    for v, name in _NAMED:
-        if abs(abs(x) - v) < 1e-9:
-            return name if x >= 0 or name == "0" else "−" + name
-    return f"{x:.3g}"
-
-
-def _entry(z: complex) -> str:
-    re_, im = float(z.real), float(z.imag)
-    if abs(im) < 1e-9:
-        return _num(re_)
-    if abs(re_) < 1e-9:
-        s = _num(im)
-        return {"1": "i", "−1": "−i"}.get(s, s + "i" if not s.startswith("−") else "−" + s[1:] + "i")
-    return f"{_num(re_)}{'+' if im >= 0 else '−'}{_num(abs(im))}i"
-
-
-def matrix_strings(m: np.ndarray) -> list[list[str]]:
-    """A gate matrix with exact-looking entries (``1/√2``, ``−i``, ``√3/2``)."""
-    return [[_entry(z) for z in row] for row in m]
-
-
-def _physical(card: str, frame: bool) -> np.ndarray:
-    import quantum as exact
-
-    if card == "CX":
-        return exact.CX
-    g = exact.GATES[card] if card != "U" else exact.U
-    return exact.U @ g @ exact.U if frame else g
-
-
 def _component_text(comp: dict) -> tuple[str, list[dict[str, Any]]]:
     ms = members_of(comp)
     parts = []
     for tile, w in ms:
         parts.append({"weight": str(w), "p": float(w), "symbolic": T.symbolic_ket(tile),
-                      "ket": T.ket_string(T.state(tile)), "name": T.tile_name(tile)})
+                      "ket": quantum.kets.numeric(T.state(tile)), "name": T.tile_name(tile)})
     sq = comp["squares"]
     where = f"square {sq[0]}" if len(sq) == 1 else f"squares {sq[0]}–{sq[1]}"
     if len(parts) == 1:
@@ -137,7 +98,7 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
         comp = before[component_index(before, squares[0])]
         q = comp["squares"].index(squares[0])
         frame = any(T.is_u_decorated(t, q) for t, _ in members_of(comp))
-    matrix = matrix_strings(_physical(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
+    matrix = quantum.kets.matrix(physical_matrix(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
     touched_squares = sorted({s for c in _touched(before, squares) + _touched(after, squares)
                               for s in c["squares"]}) if squares else []
     b_texts, b_parts = _texts(before, squares)
@@ -193,7 +154,7 @@ def _diff(a: Any, b: Any) -> Any:
 
 def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in game.to_act(state):
+    if not is_int(seat) or seat not in game.to_act(state):
         raise IllegalAction("not_your_turn", "you may not play now, so there is nothing to preview")
     if state["phase"] != "operations":
         raise IllegalAction("no_preview", "only card plays (in the operations phase) can be previewed")
@@ -201,33 +162,12 @@ def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
         raise IllegalAction("bad_action", "an action must be an object")
     if "eve_measure" in action:
         raise IllegalAction("no_preview", "a measurement cannot be previewed: its result is left to chance")
-    card = action.get("card")
     variant = state["variant"]
-    if card not in CARDS or card not in deck_composition(variant):
-        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
     side = seat % state["n_sides"]
-    if card not in state["hands"][side]:
-        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
     board = state["board"]
     colors = state["colors"]
+    card, squares, new_board, _ops = check_play(board, variant, state["hands"][side], action)
     before = odds(board, colors, variant)
-    if "discard" in action:
-        if set(action) != {"card", "discard"} or action["discard"] is not True:
-            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
-        from .cards import legal_targets
-
-        if legal_targets(board, variant, card):
-            raise IllegalAction("has_target", f"the {card} card has a legal target: "
-                                "it may be discarded only when it cannot be played")
-        new_board, squares = board, []
-    else:
-        squares = card_squares(card, action)
-        try:
-            new_board, _ops = play(board, variant, card, squares)
-        except CardError as exc:
-            raise IllegalAction(exc.code, exc.message) from None
-    from .flow import display_squares
-
     after = odds(new_board, colors, variant)
     explain = explain_play(board, new_board, variant, card, squares)
     if "discard" in action:

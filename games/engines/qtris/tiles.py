@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-import quantum as exact
+import quantum
 
 SINGLE_BASE = ("W", "B", "R", "L")
 SINGLE_S = ("UP", "DOWN")
@@ -30,18 +30,18 @@ BELL = ("phi+", "phi-", "psi+", "psi-")
 PAIR_DECORATIONS = ("H", "U1", "U2")
 
 _SINGLE_STATES = {
-    "W": exact.KET0,
-    "B": exact.KET1,
-    "R": np.array([1, 1], dtype=complex) / exact.SQRT2,
-    "L": np.array([1, -1], dtype=complex) / exact.SQRT2,
-    "UP": np.array([1, 1j], dtype=complex) / exact.SQRT2,
-    "DOWN": np.array([1, -1j], dtype=complex) / exact.SQRT2,
+    "W": quantum.KET0,
+    "B": quantum.KET1,
+    "R": np.array([1, 1], dtype=complex) / quantum.SQRT2,
+    "L": np.array([1, -1], dtype=complex) / quantum.SQRT2,
+    "UP": np.array([1, 1j], dtype=complex) / quantum.SQRT2,
+    "DOWN": np.array([1, -1j], dtype=complex) / quantum.SQRT2,
 }
 _BELL_STATES = {
-    "phi+": np.array([1, 0, 0, 1], dtype=complex) / exact.SQRT2,
-    "phi-": np.array([1, 0, 0, -1], dtype=complex) / exact.SQRT2,
-    "psi+": np.array([0, 1, 1, 0], dtype=complex) / exact.SQRT2,
-    "psi-": np.array([0, 1, -1, 0], dtype=complex) / exact.SQRT2,
+    "phi+": np.array([1, 0, 0, 1], dtype=complex) / quantum.SQRT2,
+    "phi-": np.array([1, 0, 0, -1], dtype=complex) / quantum.SQRT2,
+    "psi+": np.array([0, 1, 1, 0], dtype=complex) / quantum.SQRT2,
+    "psi-": np.array([0, 1, -1, 0], dtype=complex) / quantum.SQRT2,
 }
 
 TILE_NAMES = {
@@ -50,12 +50,8 @@ TILE_NAMES = {
     "phi+": "correlated pair (+)", "phi-": "correlated pair (−)",
     "psi+": "anti-correlated pair (+)", "psi-": "anti-correlated pair (−)",
 }
-KETS = {
-    "W": "|0⟩", "B": "|1⟩", "R": "(|0⟩+|1⟩)/√2", "L": "(|0⟩−|1⟩)/√2",
-    "UP": "(|0⟩+i|1⟩)/√2", "DOWN": "(|0⟩−i|1⟩)/√2",
-    "phi+": "(|00⟩+|11⟩)/√2", "phi-": "(|00⟩−|11⟩)/√2",
-    "psi+": "(|01⟩+|10⟩)/√2", "psi-": "(|01⟩−|10⟩)/√2",
-}
+#: the exact ket of every tile code, e.g. ``"(|00⟩+|11⟩)/√2"`` for phi+
+KETS = {code: quantum.kets.text(psi) for code, psi in {**_SINGLE_STATES, **_BELL_STATES}.items()}
 
 
 @dataclass(frozen=True)
@@ -117,14 +113,14 @@ def _state(desc: str) -> np.ndarray:
     deco = desc.split(":")[0] if ":" in desc else None
     if code in _SINGLE_STATES:
         psi = _SINGLE_STATES[code]
-        return exact.U @ psi if deco == "U" else psi
+        return quantum.U @ psi if deco == "U" else psi
     psi = _BELL_STATES[code]
     if deco == "H":
-        return exact.kron(exact.H, exact.I) @ psi
+        return quantum.kron(quantum.H, quantum.I) @ psi
     if deco == "U1":
-        return exact.kron(exact.U, exact.I) @ psi
+        return quantum.kron(quantum.U, quantum.I) @ psi
     if deco == "U2":
-        return exact.kron(exact.I, exact.U) @ psi
+        return quantum.kron(quantum.I, quantum.U) @ psi
     return psi
 
 
@@ -157,7 +153,7 @@ def _stack(descs: tuple[str, ...]) -> np.ndarray:
 
 def _matches(psi: np.ndarray, descs: tuple[str, ...]) -> list[str]:
     overlaps = np.abs(_stack(descs).conj() @ psi)
-    return [descs[i] for i in np.nonzero(np.abs(overlaps - 1.0) < exact.TOL)[0]]
+    return [descs[i] for i in np.nonzero(np.abs(overlaps - 1.0) < quantum.TOL)[0]]
 
 
 def recognise(psi: np.ndarray, tiles: TileSet, expected: frozenset[str] = frozenset()
@@ -170,7 +166,7 @@ def recognise(psi: np.ndarray, tiles: TileSet, expected: frozenset[str] = frozen
     if psi.shape[0] == 2:
         matches = _matches(psi, tiles.singles)
     else:
-        factors = exact.split_product(psi)
+        factors = quantum.split_product(psi)
         if factors is not None:
             a, b = (f / np.linalg.norm(f) for f in factors)
             ea = frozenset({"U@0"}) if "U@0" in expected else frozenset()
@@ -194,28 +190,6 @@ def parse_single(code: object, tiles: TileSet, variant: str) -> str:
         raise ValueError(f"{code!r} is not a tile of the {variant} variant "
                          f"(allowed: {', '.join(tiles.singles)})")
     return code
-
-
-def ket_string(psi: np.ndarray) -> str:
-    """A readable numeric ket, e.g. ``0.5|0⟩ + 0.866|1⟩`` (lower square leftmost)."""
-    n = int(np.log2(psi.shape[0]))
-    # fix the global phase: first non-zero amplitude real positive
-    nz = next(i for i, a in enumerate(psi) if abs(a) > 1e-9)
-    psi = psi * abs(psi[nz]) / psi[nz]
-    terms = []
-    for i, amp in enumerate(psi):
-        if abs(amp) < 1e-9:
-            continue
-        label = format(i, f"0{n}b")
-        re_, im = round(amp.real, 3) + 0.0, round(amp.imag, 3) + 0.0
-        if abs(im) < 1e-9:
-            coef = f"{re_:g}"
-        elif abs(re_) < 1e-9:
-            coef = f"{im:g}i"
-        else:
-            coef = f"({re_:g}{im:+g}i)"
-        terms.append(f"{coef}|{label}⟩")
-    return " + ".join(terms).replace("+ -", "− ")
 
 
 def symbolic_ket(desc: str | list[str]) -> str:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-SQRT3 = math.sqrt(3.0)
+import quantum
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Weight:
         return self * inv
 
     def __float__(self) -> float:
-        return float(self.a) + float(self.b) * SQRT3
+        return float(self.a) + float(self.b) * quantum.SQRT3
 
     def is_zero(self) -> bool:
         return self.a == 0 and self.b == 0
@@ -87,7 +87,7 @@ def from_probability(p: float) -> Weight:
     for den in (1, 2, 4, 8, 16, 32, 64):
         for k in range(0, 2 * den + 1):
             for bn in ((k, -k) if k else (0,)):
-                a = (p - bn / den * SQRT3) * den
+                a = (p - bn / den * quantum.SQRT3) * den
                 if abs(a - round(a)) < 1e-9:
                     return Weight(Fraction(round(a), den), Fraction(bn, den))
     raise ValueError(f"probability {p!r} is not a tile probability")

@@ -1,0 +1,32 @@
+// Element builders shared by the board scripts and the exercise editor (ES module).
+//
+// h(tag, attrs, ...children): an HTML element. Attributes that are null, undefined or false are
+//   left out; `true` sets an empty attribute; "class" sets className, "text" the text content,
+//   "style" goes through the CSSOM (allowed by the CSP, unlike a style attribute), "on<event>"
+//   adds a listener. Children (nested arrays allowed) are nodes or text; null, undefined and
+//   false are skipped.
+// svg(tag, attrs, text): an SVG element; null or undefined attributes are left out.
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function h(tag, attrs = {}, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k === "text") n.textContent = v;
+    else if (k === "style") n.style.cssText = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c !== null && c !== undefined && c !== false) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return n;
+}
+
+export function svg(tag, attrs = {}, text) {
+  const n = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
+}

@@ -129,6 +129,13 @@ def test_every_problem_of_an_upload_is_named_in_one_error():
     text = str(err.value)
     for words in ("listed twice", "unknown gate 'T'", "length must be", "target state 'Q'"):
         assert words in text
+    # a sound board: a broken mission and an unsolvable one are both named
+    data = broken(missions__0__target_state="Q", missions__1__target_state="1")
+    with pytest.raises(MapError) as err:
+        validate_map(data)
+    assert len(err.value.problems) == 2
+    assert "target state 'Q'" in err.value.problems[0]
+    assert "Mission T2" in err.value.problems[1] and "cannot be completed" in err.value.problems[1]
 
 
 def test_uploads_that_are_not_maps_or_too_big_are_refused_cleanly():

@@ -74,6 +74,7 @@ def validate_map(data: Any) -> dict:
     for key in ("name", "description"):
         if key in data and (not isinstance(data[key], str) or len(data[key]) > MAX_TEXT):
             problems.append(f'"{key}" must be a text of at most {MAX_TEXT} characters.')
+    top = len(problems)
     cities = _rows(data, "cities", MAX_CITIES, problems)
     routes = _rows(data, "routes", MAX_ROUTES, problems)
     missions = _rows(data, "missions", MAX_MISSIONS, problems)
@@ -116,7 +117,8 @@ def validate_map(data: Any) -> dict:
             pairs.add(pair)
             links[r["a"]].add(r["b"])
             links[r["b"]].add(r["a"])
-    if names and not problems:
+    board_ok = len(problems) == top and bool(cities) and bool(routes)
+    if names and board_ok:
         first = next(iter(sorted(names)))
         reached, todo = {first}, [first]
         while todo:
@@ -129,52 +131,59 @@ def validate_map(data: Any) -> dict:
             problems.append("The map is not connected: no route leads from "
                             f"{first} to {', '.join(cut[:10])}{' …' if len(cut) > 10 else ''}.")
     ids: set[str] = set()
+    playable: list[dict] = []
     for i, m in enumerate(missions):
-        mid = m["id"] if _name_ok(m["id"]) else None
-        where = f"Mission {mid}" if mid else f"missions[{i}]"
-        if mid is None:
-            problems.append(f"missions[{i}]: the id must be a text of 1 to {MAX_NAME} characters.")
-        elif mid in ids:
-            problems.append(f"Mission id {mid!r} is used twice.")
-        ids.add(mid or "")
-        for end in ("start", "target"):
-            if not isinstance(m[end], str) or m[end] not in names:
-                problems.append(f"{where}: {end} {m[end]!r} is not a city of the map.")
-        if isinstance(m["start"], str) and m["start"] == m["target"]:
-            problems.append(f"{where}: the start and the target must be different cities.")
-        if m["qubits"] not in (1, 2) or not _is_int(m["qubits"]):
-            problems.append(f"{where}: qubits must be 1 or 2.")
-            continue
-        states = register.STATES_1 if m["qubits"] == 1 else register.STATES_2
-        known = True
-        if not isinstance(m["initial_state"], str) or m["initial_state"] not in register.STATES_1:
-            problems.append(f"{where}: unknown initial state {m['initial_state']!r} (known: "
-                            f"{', '.join(register.STATES_1)}).")
-            known = False
-        if not isinstance(m["target_state"], str) or m["target_state"] not in states:
-            problems.append(f"{where}: unknown target state {m['target_state']!r} for "
-                            f"{m['qubits']} qubit(s) (known: {', '.join(states)}).")
-            known = False
-        if not isinstance(m["level"], str) or m["level"] not in LEVELS:
-            problems.append(f"{where}: the level must be one of {', '.join(LEVELS)}.")
-        elif known and not _level_fits(m):
-            problems.append(f"{where}: a basic mission is one qubit from |0⟩/|1⟩ to |0⟩/|1⟩, "
-                            "an intermediate one a one-qubit mission with |+⟩ or |−⟩, an "
-                            "advanced one a two-qubit mission.")
-    if problems:
-        raise MapError(problems)
+        before = len(problems)
+        _check_mission(i, m, names, ids, problems)
+        if len(problems) == before:
+            playable.append(m)
     clean = {"name": data.get("name", ""), "description": data.get("description", ""),
              "cities": [dict(c) for c in cities], "routes": [dict(r) for r in routes],
              "missions": [dict(m) for m in missions]}
-    for m in clean["missions"]:
-        if search.plan(clean, m) is None:
-            problems.append(f"Mission {m['id']} ({m['start']} "
-                            f"{register.label(m['initial_state'])} → {m['target']} "
-                            f"{register.label(m['target_state'])}) cannot be completed on the "
-                            "empty board.")
+    if board_ok:        # the search needs sound cities and routes; it checks sound missions
+        for m in playable:
+            if search.plan(clean, m) is None:
+                problems.append(f"Mission {m['id']} ({m['start']} "
+                                f"{register.label(m['initial_state'])} → {m['target']} "
+                                f"{register.label(m['target_state'])}) cannot be completed on "
+                                "the empty board.")
     if problems:
         raise MapError(problems)
     return clean
+
+
+def _check_mission(i: int, m: dict, names: set[str], ids: set[str], problems: list[str]) -> None:
+    mid = m["id"] if _name_ok(m["id"]) else None
+    where = f"Mission {mid}" if mid else f"missions[{i}]"
+    if mid is None:
+        problems.append(f"missions[{i}]: the id must be a text of 1 to {MAX_NAME} characters.")
+    elif mid in ids:
+        problems.append(f"Mission id {mid!r} is used twice.")
+    ids.add(mid or "")
+    for end in ("start", "target"):
+        if not isinstance(m[end], str) or m[end] not in names:
+            problems.append(f"{where}: {end} {m[end]!r} is not a city of the map.")
+    if isinstance(m["start"], str) and m["start"] == m["target"]:
+        problems.append(f"{where}: the start and the target must be different cities.")
+    if m["qubits"] not in (1, 2) or not _is_int(m["qubits"]):
+        problems.append(f"{where}: qubits must be 1 or 2.")
+        return
+    states = register.STATES_1 if m["qubits"] == 1 else register.STATES_2
+    known = True
+    if not isinstance(m["initial_state"], str) or m["initial_state"] not in register.STATES_1:
+        problems.append(f"{where}: unknown initial state {m['initial_state']!r} (known: "
+                        f"{', '.join(register.STATES_1)}).")
+        known = False
+    if not isinstance(m["target_state"], str) or m["target_state"] not in states:
+        problems.append(f"{where}: unknown target state {m['target_state']!r} for "
+                        f"{m['qubits']} qubit(s) (known: {', '.join(states)}).")
+        known = False
+    if not isinstance(m["level"], str) or m["level"] not in LEVELS:
+        problems.append(f"{where}: the level must be one of {', '.join(LEVELS)}.")
+    elif known and not _level_fits(m):
+        problems.append(f"{where}: a basic mission is one qubit from |0⟩/|1⟩ to |0⟩/|1⟩, "
+                        "an intermediate one a one-qubit mission with |+⟩ or |−⟩, an "
+                        "advanced one a two-qubit mission.")
 
 
 def _level_fits(m: dict) -> bool:

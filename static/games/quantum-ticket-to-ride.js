@@ -34,7 +34,8 @@ const TEXT = {
   canClaim: (r) => `Claim ${r.a}–${r.b} with ${r.length} ${r.gate} card${r.length === 1 ? "" : "s"}.`,
   picked: (r) => `Route ${r.a}–${r.b} selected (${r.gate} × ${r.length}).`,
   drawPrompt: "Draw two cards, or pick a route to claim.",
-  runPrompt: "You may run a path along your routes: pick the cities from your start.",
+  runPrompt: "You may run a path along your routes: Plan a run, then pick the cities from your start.",
+  noRun: "None of your paths joins your start to your target yet: end your turn (or plan a run to see the states).",
   pathStart: (c) => `Path starts at ${c}. Pick the next city along your routes.`,
   pathAdd: (c, state) => `Path reaches ${c}: ${state}.`,
   pathBack: "Last city taken off the path.",
@@ -402,7 +403,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       box.append(h("p", { class: "small", text: routeNote(msg, r) }));
     }
     if (missionOf(msg.view) && myRoutes(msg).length && !planning && !msg.view.finished) box.append(h("button", { type: "button", class: "button secondary", "data-plan": "1", onclick: startPlanning }, "Plan a run…"));
-    if (canPass(msg)) box.append(h("button", { type: "button", class: "button secondary", "data-pass": "1", onclick: () => act({ pass: true }) }, "End turn without a run"));
+    if (canPass(msg)) box.append(h("button", { type: "button", class: "button secondary", "data-pass": "1", onclick: () => act({ pass: true }) },
+      msg.view.step === "run" ? "End turn without a run" : "Pass (you can neither draw nor claim)"));
     return box;
   }
 
@@ -553,7 +555,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     },
     prompt(msg) {
       if (planning) return "Pick the next city of your run, then Run this path.";
-      if (canRun(msg) && !canDraw(msg)) return TEXT.runPrompt;
+      if (msg.view.step === "run") return canRun(msg) ? TEXT.runPrompt : TEXT.noRun;
       if (pickedRoute !== null) return "Claim the selected route, or pick another.";
       return TEXT.drawPrompt;
     },

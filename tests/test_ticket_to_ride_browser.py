@@ -178,6 +178,9 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
         expect(page.locator(".ttr-revealed")).to_contain_text("Berlin |0⟩ → Rome |1⟩")
     fits(ada, PHONE[0])
     ada.screenshot(path=f"{SHOTS}/ttr-phone-end.png", full_page=True)
+    bo.screenshot(path=f"{SHOTS}/ttr-desktop-end.png", full_page=True)
+    watcher.screenshot(path=f"{SHOTS}/ttr-teacher-watch.png", full_page=True)
+    dashboard.screenshot(path=f"{SHOTS}/ttr-dashboard.png", full_page=True)
 
     # the dashboard (teacher only): the claimed routes and the completed mission
     card = dashboard.locator(".table-card .ticket")

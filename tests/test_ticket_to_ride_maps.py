@@ -249,3 +249,18 @@ def test_the_report_lists_the_missions_completed_with_their_circuits(teacher_cli
     assert "Berlin |0⟩ → Rome |1⟩" in page and "Berlin → Munich → Vienna → Rome" in page
     assert "|0⟩ · H Z H → |1⟩?" in page  # the circuit: the path's gates, measured against |1⟩
     assert f"/matches/{match.pk}/circuit/" in page
+
+
+def test_the_api_opens_a_session_on_a_stored_map(teacher_client, classroom):
+    stored = TicketMap.objects.create(classroom=classroom, name="small", data=small_map())
+    response = teacher_client.post("/api/sessions/", {"classroom": classroom.pk, "game": GAME, "variant": "basic",
+                                                      "ticket_map": stored.pk}, content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert ClassSession.objects.get(pk=response.json()["id"]).options["map"]["cities"][0]["name"] == "Berlin"
+    response = teacher_client.post("/api/sessions/", {"classroom": classroom.pk, "game": GAME,
+                                                      "ticket_map": stored.pk + 99}, content_type="application/json")
+    assert response.status_code == 400 and "no_map" in response.content.decode()
+    response = teacher_client.post("/api/sessions/", {"classroom": classroom.pk, "game": "qtris", "ticket_map": stored.pk},
+                                   content_type="application/json")
+    assert response.status_code == 400 and "Only Quantum Ticket-to-Ride" in response.content.decode()
+    assert ClassSession.objects.count() == 1

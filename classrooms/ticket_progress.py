@@ -3,6 +3,9 @@ closest to completing a mission (secret: from the engine's teacher-only analysis
 dashboard and the report, both teacher pages, show it) and the missions completed by a run."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from django.utils.translation import gettext as _
 
 from games.engines import get_game
@@ -10,6 +13,25 @@ from games.models import Match
 from games.selectors import current_state
 
 GAME = "quantum-ticket-to-ride"
+_CACHE_SIZE = 500
+_lock = threading.Lock()
+# (match id, seed, log length) → the engine's analysis: the planner's search costs tens of
+# milliseconds a table, and the dashboard is rebuilt on every move of every table
+_analyses: OrderedDict[tuple[int, int, int], dict] = OrderedDict()
+
+
+def _analysis(match: Match, state: dict) -> dict:
+    key = (match.pk, match.seed, match.seq)
+    with _lock:
+        if key in _analyses:
+            _analyses.move_to_end(key)
+            return _analyses[key]
+    result = get_game(GAME).analysis(state)
+    with _lock:
+        _analyses[key] = result
+        while len(_analyses) > _CACHE_SIZE:
+            _analyses.popitem(last=False)
+    return result
 
 
 def _ket(name: str) -> str:
@@ -30,7 +52,7 @@ def table_progress(match: Match, names: dict[int, str]) -> dict | None:
     claimed = [{"route": r, "a": routes[r]["a"], "b": routes[r]["b"], "gate": routes[r]["gate"],
                 "length": routes[r]["length"], "owner": owner, "owner_name": names.get(owner, "")}
                for r, owner in enumerate(state["owners"]) if owner is not None]
-    analysis = get_game(GAME).analysis(state)
+    analysis = _analysis(match, state)
     players = [{"seat": p["seat"], "name": names.get(p["seat"], ""), "mission": mission_words(p["mission"]),
                 "cards_needed": p["cards_needed"], "connected": p["connected"], "possible": p["possible"],
                 "claimed_length": p["claimed_length"]} for p in analysis["players"]]

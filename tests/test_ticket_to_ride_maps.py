@@ -34,11 +34,14 @@ GAME = "quantum-ticket-to-ride"
 def fresh_state_cache():
     """Tests reuse match ids (rolled back) with chosen seeds: the in-process state cache, keyed by
     (match id, seed), must not hand one test's state to the next."""
+    from classrooms import ticket_progress
     from games import state_cache
 
-    state_cache._states.clear()
+    for cache in (state_cache._states, ticket_progress._analyses):
+        cache.clear()
     yield
-    state_cache._states.clear()
+    for cache in (state_cache._states, ticket_progress._analyses):
+        cache.clear()
 
 @pytest.fixture
 def teacher_client(classroom):

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
 
-from classrooms import selectors, services
+from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from games import limits
@@ -131,7 +131,12 @@ def _command(session_id: int, message: dict) -> tuple[str, str] | None:
                 chosen = list(session.participants.filter(pk__in=ids, removed=False))
                 if len(chosen) != len(set(ids)):
                     return "bad_table", "Some of those students are not in this session."
-                services.seat_table(session, chosen, bots=bots)
+                extra = {}
+                if message.get("ticket_map") is not None:  # Ticket-to-Ride: this table's own map
+                    if session.game != ticket_maps.GAME:
+                        return "bad_message", "Only Quantum Ticket-to-Ride tables take a map."
+                    extra = ticket_maps.session_options(session.classroom, message["ticket_map"])
+                services.seat_table(session, chosen, bots=bots, extra_options=extra)
             elif kind == "start_all":
                 if not services.start_all(session):
                     return "nothing_to_start", "No table is waiting to start."
@@ -152,4 +157,6 @@ def _command(session_id: int, message: dict) -> tuple[str, str] | None:
                 services.set_show_odds(session, message["show"])
     except services.SessionError as exc:
         return exc.code, exc.message
+    except ticket_maps.MapError as exc:
+        return exc.code, " ".join(exc.problems)
     return None

@@ -165,8 +165,11 @@ def waiting_participants(session: ClassSession) -> list[Participant]:
     return [p for p in session.participants.filter(removed=False) if p.pk not in seated]
 
 
-def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0) -> Table:
-    """Seat these participants (and ``bots`` bots) at a new table of the session."""
+def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0,
+               extra_options: dict | None = None) -> Table:
+    """Seat these participants (and ``bots`` bots) at a new table of the session;
+    ``extra_options`` (checked by the caller) change this table's engine options only (e.g. a
+    Ticket-to-Ride map for this table)."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
         raise SessionError("ended", "This class session has ended.")
@@ -191,7 +194,8 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         try:
             match = match_services.create_match(
-                session.game, holders, variant=session.variant, options=engine_options(session),
+                session.game, holders, variant=session.variant,
+                options=engine_options(session) | (extra_options or {}),
                 teacher=session.classroom.teacher, label=f"Table {number}")
         except match_services.ActionRejected as exc:
             raise SessionError(exc.code, exc.message) from exc

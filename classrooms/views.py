@@ -84,6 +84,7 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
         "participant_cap_max": settings.PARTICIPANT_CAP_MAX,
+        "ticket_maps": session.classroom.ticket_maps.all() if session.game == ticket_maps.GAME else [],
     })
 
 

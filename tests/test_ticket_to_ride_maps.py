@@ -267,3 +267,24 @@ def test_the_api_opens_a_session_on_a_stored_map(teacher_client, classroom):
                                    content_type="application/json")
     assert response.status_code == 400 and "Only Quantum Ticket-to-Ride" in response.content.decode()
     assert ClassSession.objects.count() == 1
+
+
+def test_the_dashboard_seats_one_table_on_a_map_of_the_class(teacher_client, classroom):
+    from classrooms.consumers import _command
+    from classrooms.models import Participant
+
+    session = services.open_session(classroom, GAME, bot_level="strong")  # the session: Europe
+    stored = TicketMap.objects.create(classroom=classroom, name="small", data=small_map())
+    for name in ("Ada", "Bo", "Cy", "Di"):
+        Client().post("/join/", {"code": session.join_code, "name": name})
+    ada, bo, cy, di = Participant.objects.filter(session=session).order_by("id")
+    page = teacher_client.get(f"/teacher/sessions/{session.pk}/").content.decode()
+    assert f'<option value="{stored.pk}">small</option>' in page
+    assert _command(session.pk, {"type": "seat_table", "participants": [ada.pk, bo.pk], "ticket_map": stored.pk}) is None
+    assert _command(session.pk, {"type": "seat_table", "participants": [cy.pk, di.pk]}) is None
+    first, second = [t.match for t in session.tables.order_by("number")]
+    assert first.options["map"]["name"] == "Central Europe (test)" and "map" not in second.options
+    assert len(current_state(first)["map"]["cities"]) == 6 and len(current_state(second)["map"]["cities"]) == 27
+    # a map that is not one of the class's seats nobody
+    assert _command(session.pk, {"type": "seat_table", "participants": [], "ticket_map": stored.pk + 9})[0] == "no_map"
+    assert session.tables.count() == 2

@@ -59,7 +59,10 @@ export function dashboard(sessionId, initial) {
       const size = state.session.table_size;
       const ids = [...selected];
       if (!ids.length) { $("dash-error").textContent = "Tick the students to seat together first."; $("dash-error").classList.remove("hidden"); return; }
-      send({ type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) });
+      const command = { type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) };
+      const map = $("table-map");  // Ticket-to-Ride: this table on a map of the class
+      if (map && map.value) command.ticket_map = Number(map.value);
+      send(command);
       selected.clear();
       return;
     }

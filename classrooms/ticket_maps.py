@@ -11,17 +11,18 @@ from django.utils.translation import gettext as _
 from classrooms.models import Classroom, TicketMap
 from games import limits
 from games.engines import IllegalAction, get_game
+from games.errors import AppError
 
 GAME = "quantum-ticket-to-ride"
 MAX_MAP_BYTES = 48 * 1024  # an uploaded file or pasted text (pretty-printed JSON included)
 
 
-class MapError(Exception):
-    """An upload that was refused; ``problems`` lists every reason, each fit to show."""
+class MapError(AppError):
+    """A map that was refused (an upload, or a choice of map); ``problems`` lists every reason,
+    each fit to show (``message`` joins them)."""
 
     def __init__(self, code: str, problems: list[str]):
-        super().__init__("; ".join(problems))
-        self.code = code
+        super().__init__(code, " ".join(problems))
         self.problems = problems
 
 

@@ -9,13 +9,16 @@ classical register) in qiskit's order: the rightmost character is classical bit 
 * ``score(key)``: the score per side of one outcome,
 * ``exact()``: the engine's own Born distribution ``{key: p}``, or None (then the back end
   computes it from the circuit),
-* ``actual()``: the score the match really got at this position, or None.
+* ``actual()``: the score the match really got at this position, or None,
+* ``final_board()``: the measured board to draw beside the odds (QTris), or None.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from django.utils.translation import gettext as _
 
 from games.engines import UnknownGame, abilities_of, get_game
 
@@ -29,6 +32,12 @@ class Scorer(Protocol):
     def exact(self) -> dict[str, float] | None: ...
 
     def actual(self) -> tuple[int, ...] | None: ...
+
+    def final_board(self) -> list[str] | None: ...
+
+    def verdict(self, exact: dict[str, Any], runs: dict[str, Any]) -> list[str] | None:
+        """The game's own words on the exact answer and the runs (None: the common verdict)."""
+        ...
 
 
 class NotScorable(ValueError):
@@ -62,6 +71,14 @@ class QTrisScorer:
         lines = self.state.get("lines")
         return (lines["white"], lines["black"]) if lines else None
 
+    def final_board(self) -> list[str] | None:
+        """The measured board at the end (W/B per square), once there is one."""
+        board = self.state.get("final_board")
+        return ["W" if b == 0 else "B" for b in board] if board else None
+
+    def verdict(self, exact: dict[str, Any], runs: dict[str, Any]) -> list[str] | None:
+        return None
+
 
 @dataclass
 class PokerScorer:
@@ -94,6 +111,12 @@ class PokerScorer:
             return None
         return tuple(result["scores"][s] or 0 for s in self.seats)
 
+    def final_board(self) -> list[str] | None:
+        return None  # the cards are shown on the game's own board
+
+    def verdict(self, exact: dict[str, Any], runs: dict[str, Any]) -> list[str] | None:
+        return None
+
 
 @dataclass
 class TicketScorer:
@@ -102,7 +125,7 @@ class TicketScorer:
     the score table reads as the success and failure rates."""
 
     state: Mapping[str, Any]
-    success: list[str]
+    metadata: Mapping[str, Any]
     game: str = "quantum-ticket-to-ride"
     sides: tuple[str, ...] = ("success", "failure")
 
@@ -110,7 +133,7 @@ class TicketScorer:
         self.sides = list(self.sides)
 
     def score(self, key: str) -> tuple[int, ...]:
-        found = key.replace(" ", "") in self.success
+        found = key.replace(" ", "") in self.metadata["success"]
         return (1, 0) if found else (0, 1)
 
     def exact(self) -> dict[str, float] | None:
@@ -122,6 +145,31 @@ class TicketScorer:
         if not runs:
             return None
         return (1, 0) if runs[-1]["match"] else (0, 1)
+
+    def final_board(self) -> list[str] | None:
+        return None  # the map is drawn by the game's own board
+
+    def verdict(self, exact: dict[str, Any], runs: dict[str, Any]) -> list[str] | None:
+        """The run's exact answer (its fidelity is the probability that a shot finds the
+        target) beside the success rate of each back end's shots (``runs``: label → Run)."""
+        meta = self.metadata
+        mission = meta["mission"]
+        p = 100 * exact["win"]["success"]
+        if meta.get("ran") is False:  # before any run the engine's circuit is a mission as prepared
+            return [_("No run yet: this is the mission qubit of %(start)s as prepared, measured against "
+                      "its target (exact success probability %(p).1f%%).") % {"start": mission["start"], "p": p}]
+        lines = [_("The run %(path)s: exact fidelity with the target %(fidelity).3f, so %(p).1f%% of shots "
+                   "should find it.") % {"path": " → ".join(meta["cities"]), "fidelity": meta["fidelity"], "p": p},
+                 _("Mission %(id)s: %(start)s → %(target)s, target state %(target_state)s.")
+                 % {"id": mission["id"], "start": mission["start"], "target": mission["target"],
+                    "target_state": mission["target_state"]}]
+        for label, run in runs.items():
+            if run is None or not run.scores:
+                continue
+            lines.append(_("%(backend)s (%(device)s): %(rate).1f%% of %(shots)d shots found the target state.")
+                         % {"backend": label, "device": run.device or run.backend,
+                            "rate": 100 * run.scores["win"].get("success", 0.0), "shots": run.shots})
+        return lines
 
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
@@ -144,7 +192,7 @@ def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
 def _ticket_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
         raise NotScorable("No run yet: a circuit exists once a player has run a path.")
-    return TicketScorer(state, list(circuit.metadata["success"]))
+    return TicketScorer(state, dict(circuit.metadata))
 
 
 # game slug -> the scorer of its circuits' outcomes (the rules that turn bits into scores)

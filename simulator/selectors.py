@@ -8,7 +8,6 @@ from collections import Counter
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
@@ -101,9 +100,7 @@ def match_odds(match: Match) -> dict[str, Any]:
     hardware = latest_done(match, position.action_number, Backend.IBM)
     sides = exact["sides"]
     state = position.state
-    board = None
-    if match.game == "qtris" and state.get("final_board"):
-        board = ["W" if b == 0 else "B" for b in state["final_board"]]
+    board = position.scorer.final_board()
     return {
         "match": match.pk, "game": match.game, "status": match.status,
         "action_number": position.action_number, "finished": match.status == Match.Status.FINISHED,
@@ -112,35 +109,9 @@ def match_odds(match: Match) -> dict[str, Any]:
         "aer": run_payload(aer) if aer else None,
         "noisy": run_payload(noisy) if noisy else None,
         "ibm": run_payload(hardware) if hardware else None,
-        "verdict": (_ticket_verdict(position, exact, {"Aer": aer, "noisy": noisy, "IBM": hardware})
-                    if match.game == "quantum-ticket-to-ride" else
-                    _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")),
+        "verdict": (position.scorer.verdict(exact, {"Aer": aer, "noisy": noisy, "IBM": hardware})
+                    or _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")),
     }
-
-
-def _ticket_verdict(position: Position, exact: dict, runs: dict[str, Run | None]) -> list[str]:
-    """Ticket-to-Ride: the run's exact answer (its fidelity is the probability that a shot finds
-    the target) beside the success rate of each back end's shots."""
-    meta = position.circuit.metadata
-    mission = meta["mission"]
-    if meta.get("ran") is False:  # before any run the engine's circuit is a mission as prepared
-        return [_("No run yet: this is the mission qubit of %(start)s as prepared, measured against "
-                  "its target (exact success probability %(p).1f%%).")
-                % {"start": mission["start"], "p": 100 * exact["win"]["success"]}]
-    lines = [_("The run %(path)s: exact fidelity with the target %(fidelity).3f, so %(p).1f%% of shots "
-               "should find it.") % {"path": " → ".join(meta["cities"]), "fidelity": meta["fidelity"],
-                                     "p": 100 * exact["win"]["success"]},
-             _("Mission %(id)s: %(start)s → %(target)s, target state %(target_state)s.")
-             % {"id": mission["id"], "start": mission["start"], "target": mission["target"],
-                "target_state": mission["target_state"]}]
-    for label, run in runs.items():
-        if run is None or not run.scores:
-            continue
-        rate = run.scores["win"].get("success", 0.0)
-        lines.append(_("%(backend)s (%(device)s): %(rate).1f%% of %(shots)d shots found the target state.")
-                     % {"backend": label, "device": run.device or run.backend, "rate": 100 * rate,
-                        "shots": run.shots})
-    return lines
 
 
 def board_at(match: Match, action_number: int) -> dict[str, Any]:
@@ -215,7 +186,7 @@ def session_statistics(session: ClassSession) -> dict[str, Any]:
         sides_seen: dict[str, dict] = {}
         for p in row["players"]:
             sides_seen.setdefault(p["side"], p)
-        if row["game"] == "qtris" and "white" in sides_seen and "black" in sides_seen:
+        if "white" in sides_seen and "black" in sides_seen:   # QTris's colours
             distribution[f"W{sides_seen['white']['score']} B{sides_seen['black']['score']}"] += 1
         else:
             distribution[" – ".join(str(p["score"]) for p in sides_seen.values())] += 1

@@ -51,6 +51,15 @@ def test_the_planner_blocks_with_cards_its_plan_does_not_need_when_its_hand_is_f
     # the other player reached Kyiv: the I route into Kyiv blocks them
     s = position(s, owners={route(s, "Warsaw", "Kyiv"): other})
     assert choose(PLANNER, s, seat) == {"claim": route(s, "Riga", "Kyiv")}
+    # two routes of the other player fit mission B06 (Athens |0⟩ → Kyiv |1⟩: Athens–Belgrade
+    # X3, Belgrade–Bucharest Z2, Bucharest–Kyiv Y2): the bot takes the route they still need
+    # rather than the longer Rome–Belgrade beside them
+    s = position(s, owners={route(s, "Warsaw", "Kyiv"): None,
+                            route(s, "Athens", "Belgrade"): other,
+                            route(s, "Belgrade", "Bucharest"): other})
+    assert choose(PLANNER, s, seat) == {"claim": route(s, "Bucharest", "Kyiv")}
+    one = position(s, owners={route(s, "Athens", "Belgrade"): None})
+    assert choose(PLANNER, one, seat) == {"claim": route(s, "Rome", "Belgrade")}
     # with room in its hand it keeps drawing instead
     roomy = position(s, hands={seat: ["Y"] * 2 + ["I"] * 6})
     assert choose(PLANNER, roomy, seat) == {"draw": True}

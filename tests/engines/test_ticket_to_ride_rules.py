@@ -268,7 +268,7 @@ def test_a_two_qubit_mission_compares_the_whole_register_q1_starting_in_zero():
     assert not run_on_tiny("CNOT", 1, "1", "10", 2)["match"]
     assert run_on_tiny("I", 1, "1", "10", 2)["match"]
     bell = run_on_tiny("CNOT", 1, "+", "Phi+", 2)
-    assert bell["match"] and bell["ket"] == "(|00⟩ + |11⟩)/√2"
+    assert bell["match"] and bell["ket"] == "(|00⟩+|11⟩)/√2"
     assert run_on_tiny("CNOT", 3, "-", "Phi-", 2)["match"]            # length 3 = one CNOT
 
 
@@ -394,7 +394,7 @@ def test_an_entangling_step_shows_a_shorter_bloch_vector():
     p = GAME.preview(s, seat, {"run": ["Vienna", "Budapest", "Bucharest"]})
     last = p["trace"]["steps"][-1]                             # X then CNOT on |+⟩|0⟩
     assert last["gate"] == "CNOT" and last["q0"] is None
-    assert last["bloch"] == [0.0, 0.0, 0.0] and last["ket"] == "(|00⟩ + |11⟩)/√2"
+    assert last["bloch"] == [0.0, 0.0, 0.0] and last["ket"] == "(|00⟩+|11⟩)/√2"
 
 
 def test_the_teachers_analysis_gives_each_player_the_cheapest_remaining_cards():
@@ -427,3 +427,17 @@ def test_every_event_carries_a_code_and_a_text():
             events += evs
         for e in events:
             assert isinstance(e["code"], str) and e["code"] and e["text"], e
+
+
+def test_after_a_failed_run_a_twin_with_other_secrets_looks_the_same_to_every_other_seat():
+    from tests.support.engines import ttr_twin
+
+    s, seat = berlin_rome(seat_routes=("Berlin-Munich", "Munich-Vienna", "Vienna-Budapest",
+                                       "Budapest-Belgrade", "Rome-Belgrade"))
+    ran, _ = GAME.apply(s, seat, {"run": ["Berlin", "Munich", "Vienna", "Budapest",
+                                          "Belgrade", "Rome"]})
+    for viewer in (None, 1 - seat):
+        other = ttr_twin(ran, viewer)
+        assert other["runs"] != ran["runs"] and other["missions"][seat] != ran["missions"][seat]
+        assert GAME.view(other, viewer) == GAME.view(ran, viewer)
+    assert GAME.view(ttr_twin(ran, 1 - seat), seat) != GAME.view(ran, seat)

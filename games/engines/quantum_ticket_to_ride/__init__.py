@@ -69,6 +69,7 @@ Run: ``{"seat", "action", "mission", "cities", "routes", "gates" (each applicati
 View (``view(state, seat)``; seat None = spectator, sees no hand and no mission)
 -------------------------------------------------------------------------------
 ``{"game", "variant", "players", "seat", "map": {"name", "description", "cities",
+"missions" (the whole public deck of the map; who holds which is secret),
 "routes": [{"index", "a", "b", "gate", "length", "owner"}]}, "order", "turn", "step",
 "to_act", "pile" (count), "discard" (count), "hand_limit", "final_round", "last_turns",
 "seats": [{"seat", "cards" (count), "claimed": [route], "claimed_length", "mission" (own, or

@@ -3,7 +3,9 @@
 Per seat, the planner's cheapest simple path from the mission's start to its target whose
 circuit completes the mission, given the board now: the seat's own routes are free, routes of
 other players are closed, an unclaimed route costs its length in cards. ``cards_needed`` is
-that cost; ``cards_missing`` what the hand does not yet cover, per gate.
+that cost; ``cards_missing`` what the hand does not yet cover, per gate. ``possible`` is
+False when no such path is found within ``BUDGET`` search expansions (the dashboard calls this
+often, so it is bounded).
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from collections import Counter
 from . import register
 from .paths import runnable_paths, trace
 from .search import plan
+
+BUDGET = 5_000
 
 
 def seat_price(state: dict, seat: int):
@@ -29,7 +33,7 @@ def seat_price(state: dict, seat: int):
 def seat_progress(state: dict, seat: int) -> dict:
     mission = state["missions"][seat]
     routes = state["map"]["routes"]
-    best = plan(state["map"], mission, seat_price(state, seat))
+    best = plan(state["map"], mission, seat_price(state, seat), budget=BUDGET)
     row: dict = {"seat": seat, "mission": dict(mission),
                  "claimed_length": sum(routes[r]["length"]
                                        for r, o in enumerate(state["owners"]) if o == seat),

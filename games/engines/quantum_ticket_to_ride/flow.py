@@ -7,7 +7,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for
+from ..base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    chance,
+    clone,
+    events_for,
+    is_int,
+)
 from . import register
 from .maps import LEVELS, MapError, default_map, validate_map
 from .paths import runnable_paths, trace
@@ -19,10 +29,6 @@ HAND = 5
 HAND_LIMIT = 12
 DRAW = 2
 OPTIONS = ("map",)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _who(seat: int) -> str:
@@ -57,12 +63,12 @@ class QuantumTicketToRide:
 
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State:
-        if not _is_int(players) or not self.min_players <= players <= self.max_players:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
             raise IllegalAction("bad_players", "Quantum Ticket-to-Ride is for 2 to 5 players.")
         if variant not in VARIANTS:
             raise IllegalAction("bad_variant", f"Unknown mission level {variant!r}: choose "
                                                f"{', '.join(VARIANTS)}.")
-        if not _is_int(seed):
+        if not is_int(seed):
             raise IllegalAction("bad_seed", "The seed must be an integer.")
         opts = _parse_options(options)
         try:
@@ -109,7 +115,7 @@ class QuantumTicketToRide:
         return [] if state["finished"] else [state["turn"]]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             return []
         if state["step"] == "run":
             return [*({"run": list(p)} for p in runnable_paths(state, seat)), {"pass": True}]
@@ -120,10 +126,10 @@ class QuantumTicketToRide:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
             raise IllegalAction("game_over", "The game is over.")
-        if not _is_int(seat) or seat not in self.to_act(state):
+        if not is_int(seat) or seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         move = _parse_action(state, seat, action)
-        new = clone(state)
+        new = _successor(state)
         new["actions"] += 1
         events: list[Event] = []
         kind = move[0]
@@ -152,7 +158,7 @@ class QuantumTicketToRide:
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> dict:
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+        if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
             raise IllegalAction("bad_seat", "No such seat.")
         finished = state["finished"]
         game_map = state["map"]
@@ -171,7 +177,8 @@ class QuantumTicketToRide:
             "game": SLUG, "variant": state["variant"], "players": state["players"],
             "seat": seat,
             "map": {"name": game_map["name"], "description": game_map["description"],
-                    "cities": clone(game_map["cities"]),
+                    "cities": [dict(c) for c in game_map["cities"]],
+                    "missions": [dict(m) for m in game_map["missions"]],
                     "routes": [{"index": r, **route, "owner": state["owners"][r]}
                                for r, route in enumerate(game_map["routes"])]},
             "order": list(state["order"]), "turn": None if finished else state["turn"],
@@ -200,7 +207,7 @@ class QuantumTicketToRide:
           "have": cards of that gate in hand, "free": unclaimed, "affordable"}``;
         * ``{"pass": true}`` -- ``{"kind": "pass"}``. A draw is chance: no preview.
         """
-        if not _is_int(seat) or not 0 <= seat < state["players"]:
+        if not is_int(seat) or not 0 <= seat < state["players"]:
             raise IllegalAction("bad_seat", "No such seat.")
         if not isinstance(action, dict) or len(action) != 1:
             raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
@@ -209,7 +216,7 @@ class QuantumTicketToRide:
             raise IllegalAction("no_preview", "Drawing is chance: there is nothing to preview.")
         if key == "pass" and value is True:
             return {"kind": "pass"}
-        if key == "claim" and _is_int(value) and 0 <= value < len(state["owners"]):
+        if key == "claim" and is_int(value) and 0 <= value < len(state["owners"]):
             route = state["map"]["routes"][value]
             have = state["hands"][seat].count(route["gate"])
             free = state["owners"][value] is None
@@ -290,7 +297,7 @@ def _parse_action(state: State, seat: int, action: Any) -> tuple:
                                             "when you can do neither.")
         return (key,)
     if key == "claim":
-        if not _is_int(value) or not 0 <= value < len(state["owners"]):
+        if not is_int(value) or not 0 <= value < len(state["owners"]):
             raise IllegalAction("malformed", '"claim" takes the index of a route.')
         if step != "act":
             raise IllegalAction("already_acted", "You have drawn or claimed this turn: run a "
@@ -326,6 +333,16 @@ def _parse_action(state: State, seat: int, action: Any) -> tuple:
             raise IllegalAction("too_many_paths", "Choose one of the listed paths.")
         return ("run", list(value))
     raise IllegalAction("malformed", f"An action is one of {shapes}.")
+
+
+def _successor(state: State) -> State:
+    """A copy of ``state`` to apply an action to: the parts an action changes are copied; the
+    map, the options, the order and the missions are never changed, so they are shared."""
+    new = dict(state)
+    for key in ("pile", "discard", "owners", "last_turns", "runs"):
+        new[key] = list(state[key])
+    new["hands"] = [list(h) for h in state["hands"]]
+    return new
 
 
 def _path_routes(state: State, cities: list[str]) -> list[int | None]:

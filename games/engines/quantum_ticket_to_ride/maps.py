@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..base import is_int
 from . import register, search
 
 MAPS_DIR = Path(__file__).parent / "maps"
@@ -33,12 +34,8 @@ class MapError(ValueError):
         super().__init__("This map cannot be used: " + "; ".join(self.problems))
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _is_number(x: Any) -> bool:
-    return (_is_int(x) or isinstance(x, float)) and math.isfinite(x)
+    return (is_int(x) or isinstance(x, float)) and math.isfinite(x)
 
 
 def _name_ok(x: Any) -> bool:
@@ -107,7 +104,7 @@ def validate_map(data: Any) -> dict:
         if r["gate"] not in register.GATE_NAMES:
             problems.append(f"{where}: unknown gate {r['gate']!r} (known: "
                             f"{', '.join(register.GATE_NAMES)}).")
-        if not _is_int(r["length"]) or not 1 <= r["length"] <= MAX_LENGTH:
+        if not is_int(r["length"]) or not 1 <= r["length"] <= MAX_LENGTH:
             problems.append(f"{where}: the length must be a whole number from 1 to "
                             f"{MAX_LENGTH}.")
         if ok:
@@ -165,7 +162,7 @@ def _check_mission(i: int, m: dict, names: set[str], ids: set[str], problems: li
             problems.append(f"{where}: {end} {m[end]!r} is not a city of the map.")
     if isinstance(m["start"], str) and m["start"] == m["target"]:
         problems.append(f"{where}: the start and the target must be different cities.")
-    if m["qubits"] not in (1, 2) or not _is_int(m["qubits"]):
+    if m["qubits"] not in (1, 2) or not is_int(m["qubits"]):
         problems.append(f"{where}: qubits must be 1 or 2.")
         return
     states = register.STATES_1 if m["qubits"] == 1 else register.STATES_2

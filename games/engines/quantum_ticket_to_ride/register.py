@@ -43,16 +43,22 @@ def label(name: str) -> str:
     return LABELS.get(name, name)
 
 
+_INITIAL = {name: quantum.kron(vec, KET0) for name, vec in STATES_1.items()}
+
+
 def initial_register(initial: str) -> np.ndarray:
     """q0 in the mission's initial state, q1 in |0⟩."""
-    return quantum.kron(STATES_1[initial], KET0)
+    return _INITIAL[initial].copy()
+
+
+#: each gate as the 4x4 matrix acting on the register (``quantum.embed``)
+_ON_REGISTER = {**{g: quantum.embed(m, [0], 2) for g, m in _ONE_QUBIT.items()},
+                "CNOT": quantum.embed(CX, [0, 1], 2)}
 
 
 def apply_gate(psi: np.ndarray, gate: str) -> np.ndarray:
     """One application of a route's gate to the register."""
-    if gate == "CNOT":
-        return quantum.apply(psi, CX, [0, 1], 2)
-    return quantum.apply(psi, _ONE_QUBIT[gate], [0], 2)
+    return _ON_REGISTER[gate] @ psi
 
 
 def expand(routes: Iterable[tuple[str, int]]) -> list[str]:
@@ -90,27 +96,9 @@ def rounded(value: float) -> float:
 
 # --------------------------------------------------------------------------- kets as text
 
-def _term(c: complex, first: bool) -> str:
-    """The joint before a term whose coefficient has unit modulus: '', '−', 'i', ' + ', ..."""
-    sign = "+" if (c.real if abs(c.imag) < 1e-9 else c.imag) > 0 else "−"
-    unit = "" if abs(c.imag) < 1e-9 else "i"
-    if first:
-        return ("" if sign == "+" else "−") + unit
-    return f" {sign} {unit}"
-
-
 def ket_text(psi: np.ndarray) -> str:
-    """The register as text, global phase removed: ``|00⟩``, ``(|00⟩ + |11⟩)/√2``."""
-    psi = np.asarray(psi, dtype=complex)
-    n = int(round(np.log2(len(psi))))
-    nz = [i for i in range(len(psi)) if abs(psi[i]) > 1e-9]
-    psi = psi / (psi[nz[0]] / abs(psi[nz[0]]))
-    mags = [abs(psi[i]) for i in nz]
-    factor = {1: "", 2: "/√2", 4: "/2"}.get(round(1 / mags[0] ** 2))
-    if max(mags) - min(mags) < 1e-9 and factor is not None:
-        body = "".join(f"{_term(psi[i] / mags[0], k == 0)}|{i:0{n}b}⟩" for k, i in enumerate(nz))
-        return body if not factor else f"({body}){factor}"
-    return " + ".join(f"({psi[i].real:.3f}{psi[i].imag:+.3f}i)|{i:0{n}b}⟩" for i in nz)
+    """The register as an exact ket, global phase removed: ``|10⟩``, ``(|00⟩+|11⟩)/√2``."""
+    return quantum.kets.text(np.asarray(psi, dtype=complex))
 
 
 def q0_text(psi: np.ndarray) -> str | None:
@@ -123,10 +111,7 @@ def q0_text(psi: np.ndarray) -> str | None:
     for name, vec in STATES_1.items():
         if quantum.same_up_to_phase(a, vec):
             return label(name)
-    for name, vec in {"+i": (KET0 + 1j * KET1) / SQRT2, "-i": (KET0 - 1j * KET1) / SQRT2}.items():
-        if quantum.same_up_to_phase(a, vec):
-            return f"|{name.replace('-', '−')}⟩"
-    return ket_text(a)
+    return quantum.kets.text(a)
 
 
 def amplitudes(psi: np.ndarray) -> list[list[float]]:

@@ -54,6 +54,26 @@ def press(page, selector: str) -> None:
     page.keyboard.press("Enter")
 
 
+# every control the student may use now: is a tap at its centre (after scrolling it into view)
+# on it, not on something drawn over it?
+# (a route is a line: its target is a thumb wide when taps 8 px beside its middle land on it too)
+TAPS = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+  el.scrollIntoView({ block: "center", inline: "center" });
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const on = (px, py) => { const hit = document.elementFromPoint(px, py); return !!hit && (hit === el || el.contains(hit)); };
+  const route = el.dataset.route !== undefined;
+  return { key: el.dataset.route ?? el.dataset.city ?? el.textContent, tapped: on(x, y),
+           big: route ? [[8, 0], [-8, 0], [0, 8], [0, -8]].every(([dx, dy]) => on(x + dx, y + dy))
+                      : Math.min(r.width, r.height) >= 24 };
+})"""
+
+
+def taps(page, selector: str) -> None:
+    for target in page.evaluate(TAPS, selector):
+        assert target["tapped"] and target["big"], (selector, target)
+
+
 def no_leak(pages: dict[int, object], state: dict) -> None:
     """Each student's page holds its own mission and never the other's."""
     for seat, page in pages.items():
@@ -82,6 +102,9 @@ def plan_and_run(page, state: dict, seat: int) -> None:
     picker = page.locator(".ttr-picker")
     expect(picker).to_be_visible()
     for k, city in enumerate(RUNNER_PATH[1:], start=1):
+        if page.viewport_size["width"] == PHONE[0]:
+            taps(page, ".ttr-city.next")
+            page.locator(f".ttr-city[data-city='{city}']").focus()
         focused = page.evaluate("() => document.activeElement.dataset.city || null")
         assert focused == city, f"the focus should be on the next city {city}, not {focused}"
         page.keyboard.press("Enter")
@@ -112,7 +135,8 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     bo = student_joins(chromium, server, session["join_code"], "Bo", viewport=(1280, 900))
     assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
     match = Match.objects.get()
-    Match.objects.filter(pk=match.pk).update(seed=quick_seed())  # the deal the script needs
+    ada_seat = match.seats.get(name="Ada").index  # Ada, on the phone, gets the Berlin → Rome mission
+    Match.objects.filter(pk=match.pk).update(seed=quick_seed(runner=ada_seat))  # the deal the script needs
     assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
     for page in (ada, bo):
         expect(page.locator(".ttr-svg")).to_be_visible(timeout=10_000)
@@ -145,6 +169,9 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
         seat = game.to_act(state)[0]
         page = pages[seat]
         action = scripted_action(state, seat)
+        if page is ada:  # the phone: every claimable route and every button takes a thumb
+            taps(page, ".ttr-route.claimable")
+            taps(page, ".ttr-controls button")
         if "draw" in action:
             press(page, "[data-draw]")
         elif "claim" in action:
@@ -163,7 +190,7 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     state = current_state(match)
     assert state["finished"] and match.outcome["reason"] == "mission"
     runner = runner_seat(state)
-    assert match.outcome["winners"] == [runner] and claims[0] >= 1 and claims[1] >= 1
+    assert match.outcome["winners"] == [runner] == [ada_seat] and claims[0] >= 1 and claims[1] >= 1
 
     # both pages: the verdict; the claimed routes in their owners' colours
     winner = "Ada" if runner == seat_of["Ada"] else "Bo"

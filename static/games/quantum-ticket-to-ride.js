@@ -332,6 +332,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         onkeydown: next ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addCity(c.name); } } : null,
       });
       g.append(s("circle", { cx: c.x, cy: c.y, r: next ? 11 : 8 }));
+      if (next) g.append(s("circle", { cx: c.x, cy: c.y, r: 30, class: "ttr-city-hit" }));  // a thumb-sized target
       if (isStart || isTarget) g.append(s("circle", { cx: c.x, cy: c.y, r: 15, class: "ring" }));
       g.append(s("text", { x: c.x, y: c.y - 14, "text-anchor": "middle", class: "ttr-city-name" }, c.name));
       gCities.append(g);
@@ -478,7 +479,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const gates = [];
     steps.slice(1).forEach((st, k) => { for (let n = 0; n < st.route.length; n++) gates.push({ gate: st.route.gate, step: k + 1 }); });
     const W = 34, width = Math.max(120, 40 + gates.length * W + 20);
-    const g = s("svg", { viewBox: `0 0 ${width} 70`, class: "ttr-circuit", role: "img",
+    const g = s("svg", { viewBox: `0 0 ${width} 70`, width, height: 70, class: "ttr-circuit", role: "img",
       "aria-label": `Circuit: ${gates.map((x) => (x.gate === "CNOT" ? "CNOT q0→q1" : x.gate)).join(", ") || "no gates yet"}` });
     g.append(s("text", { x: 2, y: 24, class: "wire-name" }, "q0"), s("text", { x: 2, y: 54, class: "wire-name" }, "q1"));
     g.append(s("line", { x1: 22, y1: 20, x2: width - 4, y2: 20, class: "wire" }), s("line", { x1: 22, y1: 50, x2: width - 4, y2: 50, class: "wire" }));

@@ -77,16 +77,18 @@ def scripted_game(seed: int, max_actions: int = 40) -> list[tuple[int, dict]]:
     return log if state["finished"] else []
 
 
-def quick_seed(max_actions: int = 12) -> int:
+def quick_seed(max_actions: int = 12, runner: int | None = None) -> int:
     """A seed whose scripted game ends with the runner's winning run within ``max_actions``
-    actions, after the other student claimed a route."""
+    actions, after the other student claimed a route (``runner``: the seat that must hold the
+    Berlin → Rome mission)."""
     game = get_game(GAME)
     for seed in range(3000):
+        state = game.setup(players=2, variant="basic", seed=seed, options={"map": small_map()})
+        if runner is not None and runner_seat(state) != runner:
+            continue
         log = scripted_game(seed, max_actions)
         if not log or "run" not in log[-1][1]:
             continue
-        state = game.setup(players=2, variant="basic", seed=seed, options={"map": small_map()})
-        runner = runner_seat(state)
-        if any(s != runner and "claim" in a for s, a in log):
+        if any(s != runner_seat(state) and "claim" in a for s, a in log):
             return seed
     raise AssertionError("no quick seed found")

@@ -358,7 +358,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function missionCard(msg) {
     const m = missionOf(msg.view);
     if (!m) return h("div", { class: "ttr-mission none", text: mySeat(msg) === null ? TEXT.spectator : TEXT.noMission });
-    return h("div", { class: `ttr-mission level-${m.level || "basic"}`, "data-mission": m.id, "aria-label": `Your secret mission ${m.id}` },
+    return h("div", { class: `ttr-mission level-${m.level || "basic"}`, role: "group", "data-mission": m.id, "aria-label": `Your secret mission ${m.id}` },
       h("div", { class: "ttr-mission-head" }, h("strong", { text: "Your mission" }), h("span", { class: "pill", text: m.level || "" })),
       h("div", { class: "ttr-mission-route", text: missionText(m) }),
       h("div", { class: "muted small", text: qubitsOf(m) === 2 ? "Two qubits: the whole register must match." : "One qubit: q0 must match (q1 may be anything, if not entangled)." }),

@@ -171,9 +171,6 @@ class TicketScorer:
                             "rate": 100 * run.scores["win"].get("success", 0.0), "shots": run.shots})
         return lines
 
-    def final_board(self) -> list[str] | None:
-        return None  # the map is drawn by the game's own page
-
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages,

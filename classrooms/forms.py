@@ -28,10 +28,15 @@ class OpenSessionForm(forms.Form):
                                           label=gettext_lazy("Students who may join"))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
+    # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map); its
+    # mission level (basic, intermediate, advanced, mixed) is the variant
+    ticket_map = forms.ChoiceField(required=False, label=_("Map"))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, ticket_maps=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g.slug, g.name) for g in list_games()]
+        self.fields["ticket_map"].choices = [("", _("Europe (the default map)"))] + [
+            (str(m.pk), m.name) for m in ticket_maps]
 
     def clean_options(self) -> dict:
         raw = self.cleaned_data.get("options") or ""

@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
+from classrooms.ticket_progress import table_progress
 from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
@@ -23,6 +24,7 @@ def tables_summary(session: ClassSession) -> list[dict]:
     tables = []
     for table in session.tables.select_related("match").prefetch_related("match__seats"):
         match = table.match
+        names = {s.index: seat_name(s) for s in match.seats.all()}
         tables.append({
             "number": table.number,
             "match": match.pk,
@@ -35,6 +37,7 @@ def tables_summary(session: ClassSession) -> list[dict]:
             "summary": _summary(match),
             "watch_url": reverse("games:play", args=[match.pk]),
             "replay_url": reverse("games:replay", args=[match.pk]),
+            "ticket": table_progress(match, names),  # Ticket-to-Ride: routes, progress (teacher pages only)
         })
     return tables
 

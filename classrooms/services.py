@@ -168,8 +168,11 @@ def waiting_participants(session: ClassSession) -> list[Participant]:
     return [p for p in session.participants.filter(removed=False) if p.pk not in seated]
 
 
-def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0) -> Table:
-    """Seat these participants (and ``bots`` bots) at a new table of the session."""
+def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0,
+               extra_options: dict | None = None) -> Table:
+    """Seat these participants (and ``bots`` bots) at a new table of the session;
+    ``extra_options`` (checked by the caller) change this table's engine options only (e.g. a
+    Ticket-to-Ride map for this table)."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."))
@@ -193,7 +196,7 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     with transaction.atomic():
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         match = match_services.create_match(
-            session.game, holders, variant=session.variant, options=engine_options(session),
+            session.game, holders, variant=session.variant, options=engine_options(session) | (extra_options or {}),
             teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
         match.save(update_fields=["show_odds"])

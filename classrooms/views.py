@@ -9,10 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import codes, selectors, services, throttle
+from classrooms import codes, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
@@ -50,17 +51,19 @@ def _own_session(request: HttpRequest, session_id: int) -> ClassSession:
 @login_required
 def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
-    form = OpenSessionForm(request.POST or None)
+    form = OpenSessionForm(request.POST or None, ticket_maps=classroom.ticket_maps.all())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         options = dict(data["options"])
         if data.get("table_size"):
             options["table_size"] = data["table_size"]
         try:
+            if data["game"] == ticket_maps.GAME:
+                options |= ticket_maps.session_options(classroom, data.get("ticket_map"))
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"))
-        except AppError as exc:
+        except AppError as exc:  # a map that is not the class's among them
             form.add_error(None, exc.message)
         else:
             return redirect("classrooms:dashboard", session.pk)
@@ -80,6 +83,7 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
         "participant_cap_max": settings.PARTICIPANT_CAP_MAX,
+        "ticket_maps": session.classroom.ticket_maps.all() if session.game == ticket_maps.GAME else [],
     })
 
 
@@ -101,7 +105,13 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                                           s["index"] in winners, t.get("place", ""),
                                           (t["summary"] or {}).get("text", "")]))
         return response
-    return render(request, "classrooms/report.html", {"session": session, "tables": tables})
+    missions = None
+    if session.game == ticket_maps.GAME:  # every mission completed by a run, with its circuit
+        missions = [{"table": t["number"], **m,
+                     "circuit_url": reverse("simulator:circuit", args=[t["match"]]) if t["status"] == "finished" else ""}
+                    for t in tables if t["ticket"] for m in t["ticket"]["completed"]]
+    return render(request, "classrooms/report.html", {"session": session, "tables": tables,
+                                                      "missions_completed": missions})
 
 
 @login_required

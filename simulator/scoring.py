@@ -12,7 +12,8 @@ classical register) in qiskit's order: the rightmost character is classical bit 
 * ``actual()``: the score the match really got at this position, or None,
 * ``final_board()``: the measured board to draw beside the odds (QTris), or None,
 * ``ranks_sides``: whether the sides compete (who wins is worth saying), and
-  ``notes(exact)``: what the exact odds mean in the game's own words (may be empty).
+  ``verdict(exact, runs)``: what the exact odds and the runs mean in the game's own words
+  (may be empty; the common who-wins verdict follows when ``ranks_sides``).
 """
 from __future__ import annotations
 
@@ -38,7 +39,9 @@ class Scorer(Protocol):
 
     def final_board(self) -> list[str] | None: ...
 
-    def notes(self, exact: Mapping[str, Any]) -> list[str]: ...
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> list[str]:
+        """The game's own words on the exact answer and the runs (``runs``: label -> Run or None)."""
+        ...
 
 
 class NotScorable(ValueError):
@@ -79,7 +82,7 @@ class QTrisScorer:
 
     ranks_sides = True
 
-    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> list[str]:
         return []
 
 
@@ -119,7 +122,7 @@ class PokerScorer:
 
     ranks_sides = True
 
-    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> list[str]:
         return []
 
 
@@ -153,7 +156,7 @@ class EntanglionScorer:
 
     ranks_sides = False  # co-operative: the ships win or lose together
 
-    def notes(self, exact: Mapping[str, Any]) -> list[str]:
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> list[str]:
         """Where a measurement now would find the ships, and whether the outcomes are correlated
         (entangled ships) or not; and that the game's detection ignores this (sheet §3.6)."""
         p_m, p_r = exact["expected"]
@@ -172,45 +175,64 @@ class EntanglionScorer:
 
 
 @dataclass
-class MissionScorer:
-    """Quantum Ticket-to-Ride: the circuit of the last run is measured in its mission's target
-    basis; an outcome listed in ``circuit.metadata["success"]`` found the target (score 1),
-    any other did not (0). The expected score is the success rate, next to the exact fidelity
-    (``metadata["fidelity"]``)."""
+class TicketScorer:
+    """Quantum Ticket-to-Ride: the last run's circuit is measured in the target's basis; an
+    outcome listed in ``circuit.metadata["success"]`` found the target state. Two sides, so
+    the score table reads as the success and failure rates."""
 
     state: Mapping[str, Any]
     metadata: Mapping[str, Any]
     game: str = "quantum-ticket-to-ride"
+    sides: tuple[str, ...] = ("success", "failure")
 
     def __post_init__(self) -> None:
-        self.sides = [f"seat {self.metadata['seat'] + 1}"]
+        self.sides = list(self.sides)
 
     def score(self, key: str) -> tuple[int, ...]:
-        return (int(key.replace(" ", "") in self.metadata["success"]),)
+        found = key.replace(" ", "") in self.metadata["success"]
+        return (1, 0) if found else (0, 1)
 
     def exact(self) -> dict[str, float] | None:
-        return None  # measured at the end only: the circuit's statevector is exact
+        return None  # no mid-circuit measurement: the circuit's statevector is exact
 
     def actual(self) -> tuple[int, ...] | None:
+        """The game's own verdict on the run (an exact comparison: nothing was measured)."""
         runs = self.state.get("runs") or []
-        return (int(bool(runs[-1]["match"])),) if runs else None
+        if not runs:
+            return None
+        return (1, 0) if runs[-1]["match"] else (0, 1)
 
     def final_board(self) -> list[str] | None:
-        return None  # the map is drawn by the game's own page
+        return None  # the map is drawn by the game's own board
 
     ranks_sides = False  # one run of one seat: the success rate, not a contest
 
-    def notes(self, exact: Mapping[str, Any]) -> list[str]:
-        """The exact fidelity of the run with its target: the share of shots that should find it."""
-        fidelity = float(self.metadata.get("fidelity", 0.0))
-        return [gettext("The exact fidelity of this run with its target is %(f)s: an ideal device finds "
-                        "the target state in that share of the shots.") % {"f": f"{fidelity:.0%}"}]
-
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> list[str]:
+        """The run's exact answer (its fidelity is the probability that a shot finds the
+        target) beside the success rate of each back end's shots (``runs``: label → Run)."""
+        meta = self.metadata
+        mission = meta["mission"]
+        p = 100 * exact["win"]["success"]
+        if meta.get("ran") is False:  # before any run the engine's circuit is a mission as prepared
+            return [gettext("No run yet: this is the mission qubit of %(start)s as prepared, measured against "
+                      "its target (exact success probability %(p).1f%%).") % {"start": mission["start"], "p": p}]
+        lines = [gettext("The run %(path)s: exact fidelity with the target %(fidelity).3f, so %(p).1f%% of shots "
+                   "should find it.") % {"path": " → ".join(meta["cities"]), "fidelity": meta["fidelity"], "p": p},
+                 gettext("Mission %(id)s: %(start)s → %(target)s, target state %(target_state)s.")
+                 % {"id": mission["id"], "start": mission["start"], "target": mission["target"],
+                    "target_state": mission["target_state"]}]
+        for label, run in runs.items():
+            if run is None or not run.scores:
+                continue
+            lines.append(gettext("%(backend)s (%(device)s): %(rate).1f%% of %(shots)d shots found the target state.")
+                         % {"backend": label, "device": run.device or run.backend,
+                            "rate": 100 * run.scores["win"].get("success", 0.0), "shots": run.shots})
+        return lines
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
     """Whether a match of this game (with these options) has a circuit, hence statistics pages,
     as its engine declares (``Abilities.circuit``): QTris always, QuantumPoker in physics mode,
-    Ticket-to-Ride (its runs), quantum tic-tac-toe never (no quantum state)."""
+    quantum tic-tac-toe never (no quantum state)."""
     try:
         game = get_game(game_slug)
     except UnknownGame:
@@ -224,10 +246,10 @@ def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     return PokerScorer(state, circuit.metadata["bits"])
 
 
-def _mission_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
+def _ticket_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
-        raise NotScorable("This Ticket-to-Ride position has no circuit.")
-    return MissionScorer(state, circuit.metadata)
+        raise NotScorable("No run yet: a circuit exists once a player has run a path.")
+    return TicketScorer(state, dict(circuit.metadata))
 
 
 # game slug -> the scorer of its circuits' outcomes (the rules that turn bits into scores)
@@ -235,7 +257,7 @@ SCORERS = {
     "qtris": lambda state, circuit: QTrisScorer(state),
     "quantum-poker": _poker_scorer,
     "entanglion": lambda state, circuit: EntanglionScorer(state),
-    "quantum-ticket-to-ride": _mission_scorer,
+    "quantum-ticket-to-ride": _ticket_scorer,
 }
 
 

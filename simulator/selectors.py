@@ -109,7 +109,7 @@ def match_odds(match: Match) -> dict[str, Any]:
         "aer": run_payload(aer) if aer else None,
         "noisy": run_payload(noisy) if noisy else None,
         "ibm": run_payload(hardware) if hardware else None,
-        "verdict": position.scorer.notes(exact) + (
+        "verdict": position.scorer.verdict(exact, {"Aer": aer, "noisy": noisy, "IBM": hardware}) + (
             _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")
             if position.scorer.ranks_sides else []),
     }

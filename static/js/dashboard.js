@@ -10,7 +10,35 @@ const TEXT = {
   remove: "remove",
   readmit: "let back in",
   confirmRemove: (name) => `Remove ${name}? A bot takes their seat.`,
+  claimed: "Claimed routes",
+  noRoutes: "no route claimed yet",
+  closest: (names) => `Closest to a mission: ${names}`,
+  cards: (n) => `${n} card${n === 1 ? "" : "s"} to claim`,
+  connected: "connected: may run",
+  blocked: "blocked",
+  completed: (name, mission) => `${name} completed ${mission}`,
 };
+
+// Ticket-to-Ride tables: the claimed routes, and each player's mission with how many cards
+// they still need (the teacher only: missions are secret to the students)
+function ticketBox(t) {
+  const k = t.ticket;
+  if (!k) return "";
+  const closest = new Set(k.closest || []);
+  const routes = k.claimed.length
+    ? el("ul", { class: "ttr-claimed" }, k.claimed.map((r) => el("li", { "data-route": r.route, "data-owner": r.owner },
+      `${r.a}–${r.b} ${r.gate === "CNOT" ? "CX" : r.gate}×${r.length} (${r.owner_name})`)))
+    : el("div", { class: "muted" }, TEXT.noRoutes);
+  const players = el("ul", { class: "ttr-progress" }, k.players.map((p) => el("li", {
+    class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat, "data-cards-needed": p.cards_needed ?? "" },
+  `${p.name}: ${p.mission} — ${p.possible ? (p.connected ? TEXT.connected : TEXT.cards(p.cards_needed)) : TEXT.blocked}`)));
+  const names = k.players.filter((p) => closest.has(p.seat)).map((p) => p.name).join(", ");
+  return el("div", { class: "ticket" },
+    el("div", { class: "small" }, el("strong", {}, TEXT.claimed), routes),
+    names ? el("div", { class: "to-act closest-line" }, TEXT.closest(names)) : "",
+    players,
+    (k.completed || []).map((c) => el("div", { class: "completed" }, TEXT.completed(c.name, c.mission))));
+}
 
 export function dashboard(sessionId, initial) {
   const $ = (id) => document.getElementById(id);
@@ -31,7 +59,10 @@ export function dashboard(sessionId, initial) {
       const size = state.session.table_size;
       const ids = [...selected];
       if (!ids.length) { $("dash-error").textContent = "Tick the students to seat together first."; $("dash-error").classList.remove("hidden"); return; }
-      send({ type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) });
+      const command = { type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) };
+      const map = $("table-map");  // Ticket-to-Ride: this table on a map of the class
+      if (map && map.value) command.ticket_map = Number(map.value);
+      send(command);
       selected.clear();
       return;
     }
@@ -80,6 +111,7 @@ export function dashboard(sessionId, initial) {
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
         t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
+        ticketBox(t),
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
     }));

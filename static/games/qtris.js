@@ -708,6 +708,18 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     },
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return settleLeft(); },
+    // the sentences a screen reader hears for a new state: what was played and, with the odds,
+    // every square whose chance of coming out white changed
+    announce(msg) {
+      const said = (msg.events || []).map((e) => e.text).filter(Boolean);
+      const now = msg.analysis, before = prevAnalysis;
+      if (now && before && now !== before && !msg.view.final_board) {
+        now.p_white.forEach((p, i) => {
+          if (Math.abs(p - before.p_white[i]) > 0.0005) said.push(`square ${i + 1} is now white with probability ${pct(p)}`);
+        });
+      }
+      return said;
+    },
     seatLabel(seat, msg) {
       const v = msg.view;
       const s = (v.seat_sides || [])[seat];

@@ -30,6 +30,15 @@ const TEXT = {
   collapse: "Choose where the cycle collapses (point at or focus a square to preview).",
   spectator: "You are watching this match.",
   over: "The game is over.",
+  // said to screen readers when a move arrives (built from the events' fields)
+  placed: (player, a, b) => `${player} placed a spooky mark on ${a} and ${b}`,
+  lastSquare: (player, sq) => `${player} placed a classical mark on the last square, ${sq}`,
+  cycle: (mark, squares, chooser) => `Measurement: ${mark} closed the cycle of squares ${squares.join(", ")}. ${chooser} chooses where ${mark} lands`,
+  collapsed: (player, mark, sq) => `${player} collapsed ${mark} into square ${sq}`,
+  nowClassical: (sq, player, move) => `square ${sq} is now ${player}${move}`,
+  line: (player, squares) => `${player} has the line ${squares.join(", ")}`,
+  winner: (player) => `Game over: ${player} wins`,
+  draw: "Game over: a draw",
   cellLabel: (sq, cell) => cell.classical ? `Square ${sq}: ${cell.classical.player}${cell.classical.move}, classical`
     : `Square ${sq}: ${cell.spooky.length ? cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") + " spooky" : "empty"}`,
 };
@@ -76,6 +85,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
   function legalCollapses(msg) { return (msg.legal || []).filter((a) => a.collapse !== undefined); }
   const markOfSeat = (seat) => (seat === 0 ? "X" : "O");
+  const markOfMove = (move) => (move % 2 === 1 ? "X" : "O");
 
   function say(text, kind = "") {
     hintBox.textContent = text;
@@ -299,6 +309,21 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return Math.max(0, settleEnd - performance.now()); },
     seatLabel(seat) { return markOfSeat(seat); },
+    // the sentences a screen reader hears for a new state
+    announce(msg) {
+      const said = [];
+      for (const e of msg.events || []) {
+        if (e.type === "move" && e.squares[0] === e.squares[1]) said.push(TEXT.lastSquare(e.player, e.squares[0]));
+        else if (e.type === "move") said.push(TEXT.placed(e.player, e.squares[0], e.squares[1]));
+        else if (e.type === "cycle") said.push(TEXT.cycle(`${markOfMove(e.move)}${e.move}`, e.squares, markOfSeat(e.chooser)));
+        else if (e.type === "collapse") {
+          said.push(TEXT.collapsed(markOfSeat(e.seat), `${markOfMove(e.move)}${e.move}`, e.square));
+          for (const p of e.placed || []) said.push(TEXT.nowClassical(p.square, p.player, p.move));
+        } else if (e.type === "line") said.push(TEXT.line(e.player, e.squares));
+        else if (e.type === "game_over") said.push((e.winners || []).length === 1 ? TEXT.winner(markOfSeat(e.winners[0])) : TEXT.draw);
+      }
+      return said;
+    },
     prompt(msg) { return prompt(msg); },
   };
 }

@@ -69,6 +69,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
+    if (animate) announce(msg);
   }
 
   function notice(text, links = []) {
@@ -139,6 +140,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const hint = board.prompt ? board.prompt(msg) : "";
     turn.textContent = mine ? `Your turn. ${hint}` : `Waiting for ${names.join(" and ")}…`;
     turn.classList.toggle("mine", mine);
+  }
+
+  // what changed, said to screen readers (a live region): the board's own sentences built from
+  // the events' fields where it has them, the events' texts otherwise
+  function announce(msg) {
+    const lines = board.announce ? board.announce(msg) : (msg.events || []).map((e) => e.text).filter(Boolean);
+    const text = lines.map((t) => namedSeats(t, msg.seats)).join(". ");
+    if (text) $("announce").textContent = text;
   }
 
   // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)

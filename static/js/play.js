@@ -101,6 +101,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     box.replaceChildren(...msg.seats.map((s) => el("span", {
       class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
       "data-seat": s.index,
+      "aria-current": msg.to_act.includes(s.index) ? "true" : null,  // whose turn: not by colour alone
     }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " (you)" : ""))));
   }
   function sideLabel(msg, i) {

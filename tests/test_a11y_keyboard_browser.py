@@ -167,3 +167,51 @@ def test_prefers_reduced_motion_turns_every_animation_off(chromium, server, moti
     else:  # the same elements do animate for everybody else: the check above can fail
         assert {"mark appear", "ghost", "qp-qubit target", "qp-coin"} <= set(animated), animated
     context.close()
+
+
+def active(page, attr):
+    return page.evaluate(f"() => document.activeElement.dataset.{attr} ?? null")
+
+
+def test_qtris_arrow_keys_walk_the_hand_and_enter_plays(chromium, server, teacher):
+    table = open_table(server, game="qtris", variant="advanced", options=QTRIS_OPTIONS)
+    alice = page_for(chromium, server, table.students[0], table.match_id)
+    expect(alice.locator("#turn")).to_have_class("turn mine")
+    alice.locator(".qcard[data-index='0']").focus()
+    alice.keyboard.press("ArrowRight")
+    assert active(alice, "index") == "1"
+    alice.keyboard.press("ArrowLeft")
+    assert active(alice, "index") == "0"
+    alice.keyboard.press("ArrowLeft")  # the first card stays: no wrap, no lost focus
+    assert active(alice, "index") == "0"
+    assert active(alice, "card") == "U"
+    alice.keyboard.press("Enter")  # U picked: the focus is on a square of the board
+    assert alice.evaluate("() => document.activeElement.matches('g.sq.target')")
+
+
+def test_poker_arrow_keys_walk_the_cards_and_the_targets(chromium, server, teacher):
+    from tests.test_board_phone_keyboard_browser import poker_table
+
+    table = poker_table(server, community_cards=5)
+    pages = [page_for(chromium, server, table.students[s], table.match_id) for s in (0, 1)]
+    actor = next(p for p in pages if p.locator("#turn.mine").count())
+    cards = actor.locator(".qp-pauli.playable")
+    assert cards.count() >= 2
+    cards.nth(0).focus()
+    actor.keyboard.press("ArrowRight")
+    assert active(actor, "card") == cards.nth(1).get_attribute("data-card")
+    actor.keyboard.press("ArrowLeft")
+    assert active(actor, "card") == cards.nth(0).get_attribute("data-card")
+    actor.keyboard.press("Enter")
+    targets = actor.locator(".qp-qubit.target")
+    expect(targets.first).to_be_focused()
+    if targets.count() > 1:
+        first = (active(actor, "seat"), active(actor, "slot"))
+        actor.keyboard.press("ArrowRight")
+        assert (active(actor, "seat"), active(actor, "slot")) != first
+        assert actor.evaluate("() => document.activeElement.matches('.qp-qubit.target')")
+    seq = actor.locator("#board").get_attribute("data-seq")
+    actor.keyboard.press("Enter")
+    if actor.locator(".qp-qubit.own-picked").count():  # SWAP: own qubit first, then the other's
+        actor.keyboard.press("Enter")
+    expect(actor.locator("#board")).not_to_have_attribute("data-seq", seq)

@@ -145,6 +145,15 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   const side = h("div", { class: "qtris-side" });
   const controls = h("div", { class: "qtris-controls" });
   const handBox = h("div", { class: "qtris-hand-box" });
+  // the arrow keys move between the cards of the hand (as between the squares of the board)
+  handBox.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    const here = e.target.closest && e.target.closest(".qcard");
+    if (!step || !here) return;
+    const all = [...handBox.querySelectorAll(".qcard")].filter((b) => !b.disabled);
+    const next = all[all.indexOf(here) + step];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
   const odds = h("div", { class: "qtris-odds", id: "qtris-odds" });
   const explainBox = h("div", { class: "qtris-explain", id: "qtris-explain" });
   const measureBox = h("div", { class: "qtris-measure" });

@@ -15,6 +15,7 @@ from tests.support.browser import log_in
 from tests.support.tables import open_table
 from tests.test_board_phone_keyboard_browser import api_act, page_for, poker_table
 from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
+from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -41,7 +42,8 @@ class Sweep:
 def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, teacher):
     sweep = Sweep()
     visitor = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    for path, name in (("/", "home"), ("/join/", "join"), ("/accounts/login/", "login")):
+    for path, name in (("/", "home"), ("/join/", "join"), ("/accounts/login/", "login"),
+                       ("/accounts/signup/", "sign-up"), ("/no-such-page/", "not found (404)")):
         visitor.goto(server.url + path)
         sweep.check(visitor, name)
 
@@ -104,6 +106,9 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
             page.goto(server.url + path)
             expect(page.locator("main h1").first).to_be_visible()
             sweep.check(page, f"{name} ({who})")
+    ada.goto(server.url + f"/lobby/{session_id}/")
+    expect(ada.locator("#lobby-status")).to_be_visible()
+    sweep.check(ada, "student lobby after a game (replays)")
     ada.goto(server.url + f"/matches/{mid}/replay/")
     ada.locator("#next").click()
     sweep.check(ada, "quantum tic-tac-toe replay, step 1")
@@ -150,4 +155,20 @@ def test_qtris_and_quantum_poker_in_play_and_replayed_pass_axe(chromium, server,
     sweep.check(actor, "QuantumPoker replay, last step")
     actor.goto(server.url + f"/matches/{mid}/stats/")
     sweep.check(actor, "QuantumPoker statistics")
+
+    # a finished QTris game of the teacher's class: its replay and statistics, the final board drawn
+    finished = finished_qtris(teacher)
+    class_table(teacher, finished)
+    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(teacher_page, server.url)
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/replay/")
+    expect(teacher_page.locator(".qtris-board")).to_be_visible()
+    sweep.check(teacher_page, "QTris replay, start")
+    teacher_page.locator("#last").click()
+    sweep.check(teacher_page, "QTris replay, measured")
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/stats/")
+    expect(teacher_page.locator("#stats-board svg.qtris-board")).to_be_visible()
+    sweep.check(teacher_page, "QTris statistics (teacher)")
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/circuit/")
+    sweep.check(teacher_page, "QTris circuit (teacher)")
     sweep.verdict()

@@ -58,6 +58,7 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
     late.fill("input[name=name]", "Cy")
     late.click("button[type=submit]")
     expect(late.locator("#lobby-status")).to_be_visible()
+    expect(late.locator("#lobby-status")).to_have_attribute("aria-live", "polite")  # news is heard
     sweep.check(late, "student lobby")
 
     # quantum tic-tac-toe in play: a half-made move, then a collapse choice with its preview shown
@@ -111,6 +112,7 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
     sweep.check(ada, "student lobby after a game (replays)")
     ada.goto(server.url + f"/matches/{mid}/replay/")
     ada.locator("#next").click()
+    expect(ada.locator("#step-text[aria-live=polite]")).to_contain_text("X1 on 1 and 2")  # each step is heard
     sweep.check(ada, "quantum tic-tac-toe replay, step 1")
     teacher_page.goto(server.url + f"/teacher/sessions/{session_id}/")
     expect(teacher_page.locator(".table-card[data-status=finished]")).to_be_visible()

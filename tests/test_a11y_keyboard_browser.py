@@ -77,6 +77,9 @@ def test_a_whole_quantum_tictactoe_game_by_keyboard_alone_with_announcements(chr
             walk_to(page, action["collapse"])
             # the focused choice previews like hover: O8 would land on square 1
             expect(page.locator(f"g.cell[data-square='{action['collapse']}'] .mark.ghost")).to_have_text("O8")
+            # and a screen reader hears the same preview in the focused square's name
+            label = page.locator(f"g.cell[data-square='{action['collapse']}']").get_attribute("aria-label")
+            assert "Choose it and O8 lands on 1" in label, label
             page.keyboard.press("Enter")
         else:
             a, b = action["squares"]

@@ -39,6 +39,8 @@ const TEXT = {
   line: (player, squares) => `${player} has the line ${squares.join(", ")}`,
   winner: (player) => `Game over: ${player} wins`,
   draw: "Game over: a draw",
+  // a collapse choice says what it would do (the preview a pointer sees on hover)
+  choiceLabel: (outcome) => `. Choose it and ${outcome.map((p) => `${p.player}${p.move} lands on ${p.square}`).join(", ")}`,
   cellLabel: (sq, cell) => cell.classical ? `Square ${sq}: ${cell.classical.player}${cell.classical.move}, classical`
     : `Square ${sq}: ${cell.spooky.length ? cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") + " spooky" : "empty"}`,
 };
@@ -186,7 +188,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (collapseSquares.has(sq)) classes.push("choice");
       if (cycle.has(sq)) classes.push("in-cycle");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1,
-        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "") });
+        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "")
+          + (collapseSquares.has(sq) ? TEXT.choiceLabel((v.collapse.previews || {})[String(sq)] || []) : "") });
       g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
       if (cell.classical) {
         const t = markText(cell.classical.player, cell.classical.move, o.x + CELL / 2, o.y + CELL / 2, 64, "classical");

@@ -74,6 +74,9 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
     ada.locator("g.cell[data-square='1']").focus()
     expect(ada.locator("g.cell[data-square='1'] .mark.ghost")).to_have_count(1)
     sweep.check(ada, "quantum tic-tac-toe, collapse preview")
+    bo = page_for(chromium, server, table.students[1], mid, phone=True)  # the other player, on a phone
+    expect(bo.locator("g.cell.in-cycle")).to_have_count(2)
+    sweep.check(bo, "quantum tic-tac-toe on a 375 px phone, waiting for the collapse")
 
     # the teacher's pages, with the session running
     teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()

@@ -3,14 +3,16 @@ page of a full class session: the public pages, every teacher page (classes, the
 with students and tables, report, exercises, statistics), the student lobby, each game in play
 with a preview on the board, the replays and the statistics pages.
 
-Every page is checked and the failures of all pages are listed together."""
+Every page is checked and the failures of all pages are listed together. A new game gets a test
+like the QTris and QuantumPoker one: its page in play with a preview shown, its replay, its
+statistics, each through `Sweep.check` (tests/support/axe.py)."""
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.support.axe import describe, serious_violations
+from tests.support.axe import Sweep, assert_no_serious_violations
 from tests.support.browser import log_in
 from tests.support.tables import open_table
 from tests.test_board_phone_keyboard_browser import api_act, page_for, poker_table
@@ -18,25 +20,6 @@ from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
 from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-
-class Sweep:
-    """axe on one page after the other; the verdict at the end names every failing page."""
-
-    def __init__(self):
-        self.failures: dict[str, list[dict]] = {}
-        self.checked: list[str] = []
-
-    def check(self, page, name: str) -> None:
-        self.checked.append(name)
-        found = serious_violations(page)
-        if found:
-            self.failures[name] = found
-
-    def verdict(self) -> None:
-        report = "\n".join(f"{name}:\n{describe(found)}" for name, found in self.failures.items())
-        assert not self.failures, f"axe-core: serious/critical violations on {len(self.failures)} of " \
-                                  f"{len(self.checked)} pages:\n{report}"
 
 
 def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, teacher):
@@ -177,3 +160,19 @@ def test_qtris_and_quantum_poker_in_play_and_replayed_pass_axe(chromium, server,
     teacher_page.goto(server.url + f"/matches/{finished.pk}/circuit/")
     sweep.check(teacher_page, "QTris circuit (teacher)")
     sweep.verdict()
+
+
+def test_the_axe_check_fails_on_a_serious_violation_and_names_it(chromium):
+    page = chromium.new_context().new_page()
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>Board</h1>'
+                     '<p style="color:#aaa;background:#fff">faint text</p><img src="board.png">'
+                     '<div role="button" aria-label="square 1" aria-checked="maybe">1</div></main></body></html>')
+    with pytest.raises(AssertionError) as failure:
+        assert_no_serious_violations(page, "a bad page")
+    message = str(failure.value)
+    for rule in ("image-alt", "color-contrast", "a bad page"):
+        assert rule in message, message
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>Board</h1>'
+                     '<p>clear text</p><img src="board.png" alt="the board"></main></body></html>')
+    assert_no_serious_violations(page, "a good page")
+    page.context.close()

@@ -5,6 +5,9 @@ serious or critical violation of WCAG 2.x A/AA (2.2 included) on it.
     assert_no_serious_violations(page)               # the whole page as it is now
     assert_no_serious_violations(page, "home page")  # a name for the failure message
 
+    sweep = Sweep()                                  # many pages, one verdict naming them all
+    sweep.check(page, "lobby"); ...; sweep.verdict()
+
 A failure lists every serious/critical violation: rule id, impact, help text and the offending
 elements (their CSS selector and the first bit of their HTML)."""
 from __future__ import annotations
@@ -41,3 +44,22 @@ def assert_no_serious_violations(page, name: str | None = None, context=None) ->
     found = serious_violations(page, context)
     where = name or page.url
     assert not found, f"axe-core: {len(found)} serious/critical violation(s) on {where}:\n{describe(found)}"
+
+
+class Sweep:
+    """axe on one page after the other; ``verdict()`` fails naming every failing page."""
+
+    def __init__(self):
+        self.failures: dict[str, list[dict]] = {}
+        self.checked: list[str] = []
+
+    def check(self, page, name: str, context=None) -> None:
+        self.checked.append(name)
+        found = serious_violations(page, context)
+        if found:
+            self.failures[name] = found
+
+    def verdict(self) -> None:
+        report = "\n".join(f"{name}:\n{describe(found)}" for name, found in self.failures.items())
+        assert not self.failures, (f"axe-core: serious/critical violations on {len(self.failures)} of "
+                                   f"{len(self.checked)} pages:\n{report}")

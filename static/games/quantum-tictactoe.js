@@ -30,6 +30,17 @@ const TEXT = {
   collapse: "Choose where the cycle collapses (point at or focus a square to preview).",
   spectator: "You are watching this match.",
   over: "The game is over.",
+  // said to screen readers when a move arrives (built from the events' fields)
+  placed: (player, a, b) => `${player} placed a spooky mark on ${a} and ${b}`,
+  lastSquare: (player, sq) => `${player} placed a classical mark on the last square, ${sq}`,
+  cycle: (mark, squares, chooser) => `Measurement: ${mark} closed the cycle of squares ${squares.join(", ")}. ${chooser} chooses where ${mark} lands`,
+  collapsed: (player, mark, sq) => `${player} collapsed ${mark} into square ${sq}`,
+  nowClassical: (sq, player, move) => `square ${sq} is now ${player}${move}`,
+  line: (player, squares) => `${player} has the line ${squares.join(", ")}`,
+  winner: (player) => `Game over: ${player} wins`,
+  draw: "Game over: a draw",
+  // a collapse choice says what it would do (the preview a pointer sees on hover)
+  choiceLabel: (outcome) => `. Choose it and ${outcome.map((p) => `${p.player}${p.move} lands on ${p.square}`).join(", ")}`,
   cellLabel: (sq, cell) => cell.classical ? `Square ${sq}: ${cell.classical.player}${cell.classical.move}, classical`
     : `Square ${sq}: ${cell.spooky.length ? cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") + " spooky" : "empty"}`,
 };
@@ -76,6 +87,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
   function legalCollapses(msg) { return (msg.legal || []).filter((a) => a.collapse !== undefined); }
   const markOfSeat = (seat) => (seat === 0 ? "X" : "O");
+  const markOfMove = (move) => (move % 2 === 1 ? "X" : "O");
 
   function say(text, kind = "") {
     hintBox.textContent = text;
@@ -176,7 +188,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (collapseSquares.has(sq)) classes.push("choice");
       if (cycle.has(sq)) classes.push("in-cycle");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1,
-        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "") });
+        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "")
+          + (collapseSquares.has(sq) ? TEXT.choiceLabel((v.collapse.previews || {})[String(sq)] || []) : "") });
       g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
       if (cell.classical) {
         const t = markText(cell.classical.player, cell.classical.move, o.x + CELL / 2, o.y + CELL / 2, 64, "classical");
@@ -299,6 +312,21 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return Math.max(0, settleEnd - performance.now()); },
     seatLabel(seat) { return markOfSeat(seat); },
+    // the sentences a screen reader hears for a new state
+    announce(msg) {
+      const said = [];
+      for (const e of msg.events || []) {
+        if (e.type === "move" && e.squares[0] === e.squares[1]) said.push(TEXT.lastSquare(e.player, e.squares[0]));
+        else if (e.type === "move") said.push(TEXT.placed(e.player, e.squares[0], e.squares[1]));
+        else if (e.type === "cycle") said.push(TEXT.cycle(`${markOfMove(e.move)}${e.move}`, e.squares, markOfSeat(e.chooser)));
+        else if (e.type === "collapse") {
+          said.push(TEXT.collapsed(markOfSeat(e.seat), `${markOfMove(e.move)}${e.move}`, e.square));
+          for (const p of e.placed || []) said.push(TEXT.nowClassical(p.square, p.player, p.move));
+        } else if (e.type === "line") said.push(TEXT.line(e.player, e.squares));
+        else if (e.type === "game_over") said.push((e.winners || []).length === 1 ? TEXT.winner(markOfSeat(e.winners[0])) : TEXT.draw);
+      }
+      return said;
+    },
     prompt(msg) { return prompt(msg); },
   };
 }

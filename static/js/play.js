@@ -87,6 +87,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
+    if (animate) announce(msg);
   }
 
   function notice(text, links = []) {
@@ -118,6 +119,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     box.replaceChildren(...msg.seats.map((s) => el("span", {
       class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
       "data-seat": s.index,
+      "aria-current": msg.to_act.includes(s.index) ? "true" : null,  // whose turn: not by colour alone
     }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " (you)" : ""))));
   }
   function sideLabel(msg, i) {
@@ -159,6 +161,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const hint = board.prompt ? board.prompt(msg) : "";
     turn.textContent = mine ? `Your turn. ${hint}` : `Waiting for ${names.join(" and ")}…`;
     turn.classList.toggle("mine", mine);
+  }
+
+  // what changed, said to screen readers (a live region): the board's own sentences built from
+  // the events' fields where it has them, the events' texts otherwise
+  function announce(msg) {
+    const lines = board.announce ? board.announce(msg) : (msg.events || []).map((e) => e.text).filter(Boolean);
+    const text = lines.map((t) => namedSeats(t, msg.seats)).join(". ");
+    if (text) $("announce").textContent = text;
   }
 
   // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
+from tests.support.axe import Sweep
 from tests.support.browser import log_in, student_joins
 from tests.support.clients import Teacher
 from tests.support.entanglion_tables import FIRST_GAME, calm_seed
@@ -117,6 +118,9 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
         expect(page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
         expect(page.locator(".ent-component-token")).to_have_count(7)
     merc.screenshot(path=f"{SHOTS}/entanglion-retrieved.png", full_page=True)
+    sweep = Sweep()  # accessibility: no serious axe-core violation on the board, in play
+    sweep.check(merc, "Entanglion in play (Mercurial)")
+    sweep.check(rub, "Entanglion in play (Rubicon, waiting)")
 
     # the teacher's dashboard card of the table: components found, detection rate, state
     teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
@@ -133,6 +137,7 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
     expect(teacher_page.locator(".ent-analysis")).to_contain_text("Chance of detection on the next arrival")
     expect(teacher_page.locator(".ent-routes li")).to_have_count(7)
     expect(teacher_page.locator(".ent-hand-row")).to_have_count(0)  # a spectator plays nothing
+    sweep.check(teacher_page, "Entanglion watched by the teacher (analysis)")
     expect(merc.locator(".ent-routes")).to_have_count(0)  # the routes are the teacher's only
     # the replay draws every frame with the same board
     teacher_page.goto(f"{server.url}/matches/{match_id}/replay/")
@@ -144,6 +149,8 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
     teacher_page.click("#prev")
     teacher_page.click("#prev")
     assert ships_of(teacher_page) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    sweep.check(teacher_page, "Entanglion replay (teacher)")
+    sweep.verdict()
 
 
 def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher):

@@ -53,7 +53,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   function showSignal(who, text, mine) {
     const log = $("signal-log");
     if (!log) return;
-    log.append(el("li", { class: "signal-line" + (mine ? " mine" : "") }, el("b", {}, who + ": "), text));
+    log.append(el("p", { class: "signal-line" + (mine ? " mine" : "") }, el("b", {}, who + ": "), text));
     while (log.childElementCount > SIGNAL_LINES) log.firstChild.remove();
   }
 

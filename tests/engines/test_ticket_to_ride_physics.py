@@ -152,10 +152,11 @@ def test_the_simulators_scorer_turns_counts_into_the_success_rate():
                        ["Berlin", "Munich", "Vienna", "Budapest", "Belgrade", "Rome"])
     qc = GAME.circuit(failed)
     scorer = scorer_for("quantum-ticket-to-ride", failed, qc)
-    assert scorer.score("1") == (1,) and scorer.score("0") == (0,)
-    assert scorer.actual() == (0,)
+    assert scorer.sides == ["success", "failure"]
+    assert scorer.score("1") == (1, 0) and scorer.score("0") == (0, 1)
+    assert scorer.actual() == (0, 1)
     table_ = score_table(scorer, {"0": 480, "1": 520})
-    assert table_["expected"] == [pytest.approx(0.52)]
+    assert table_["expected"] == [pytest.approx(0.52), pytest.approx(0.48)]
     assert has_circuit("quantum-ticket-to-ride", {})
 
 

@@ -26,6 +26,9 @@ class OpenSessionForm(forms.Form):
     max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
                                           initial=settings.PARTICIPANT_CAP_DEFAULT,
                                           label=gettext_lazy("Students who may join"))
+    language = forms.ChoiceField(required=False, label=_("Students' language"),
+                                 choices=[("", _("Each student's browser language")), *settings.LANGUAGES],
+                                 help_text=_("A student who picks another language in the page header keeps it."))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text="Optional game options as JSON (e.g. a starting position).")
 

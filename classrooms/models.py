@@ -36,6 +36,9 @@ class ClassSession(models.Model):
     join_code = models.CharField(max_length=12)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     show_odds = models.BooleanField(default=True)
+    # the teacher's language for the students of this session ("": each browser's own); a student
+    # who picks another language with the header's switcher keeps theirs
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     max_participants = models.PositiveSmallIntegerField(
         default=default_participant_cap, help_text="students who may join (removed ones count too)")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -58,7 +58,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
         try:
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
-                                            max_participants=data.get("max_participants"))
+                                            max_participants=data.get("max_participants"),
+                                            language=data.get("language") or "")
         except services.SessionError as exc:
             form.add_error(None, exc.message)
         else:

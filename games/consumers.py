@@ -18,8 +18,10 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config.language import socket_language
 from games import limits, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
@@ -44,6 +46,15 @@ log = logging.getLogger(__name__)
 class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
+    language: str | None = None  # the reader's (config.language.socket_language), set on connect
+
+    async def dispatch(self, message: dict) -> None:
+        """Every message is handled in the reader's language (event texts, errors)."""
+        if self.language is None:
+            await super().dispatch(message)
+            return
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         try:
@@ -51,8 +62,8 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload = await in_db_pool(_open)(
-            match_id, self.scope.get("user"), self.scope.get("session"))
+        self.access, payload, self.language = await in_db_pool(_open)(
+            match_id, self.scope.get("user"), self.scope.get("session"), self.scope)
         if self.access is None or payload is None:
             self.access = None
             await self.close(code=4403)
@@ -172,16 +183,18 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
-    """Who this socket is and its first payload (with the event log so far), in one trip to the
-    database thread."""
+def _open(match_id: int, user, session, scope) -> tuple[MatchAccess | None, dict | None, str]:
+    """Who this socket is, its first payload (with the event log so far) and its reader's
+    language, in one trip to the database thread."""
+    language = socket_language(scope)
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
-        return None, None
-    payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
-    payload["history"] = event_history(match, access.view_seat)
-    return access, payload
+        return None, None, language
+    with translation.override(language):
+        payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
+        payload["history"] = event_history(match, access.view_seat)
+    return access, payload, language
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:

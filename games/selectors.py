@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from games import state_cache
 from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
+from games.event_text import localize
 from games.models import Match
 from games.snapshot import Snapshot, snapshot
 
@@ -66,7 +67,7 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
         and snap.status == Match.Status.PLAYING else [],
         "outcome": game.outcome(state),
-        "events": events_for(events or [], seat),
+        "events": localize(snap.game, events_for(events or [], seat)),
     }
     abilities = abilities_of(game)
     if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
@@ -84,11 +85,12 @@ def event_history(match: Match, seat: int | None) -> list[dict]:
         events.extend(events_for(caused, seat))
         last = state
     state_cache.put(match.pk, match.seed, match.seq, last)
-    return events
+    return localize(match.game, events)
 
 
 def replay_frames(match: Match, seat: int | None) -> list[dict]:
-    """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it."""
+    """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it
+    (event texts in the viewer's language)."""
     game = get_game(match.game)
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
@@ -99,7 +101,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
             "seq": entry.seq + 1,
             "seat": entry.seat,
             "action": entry.action,
-            "events": events_for(entry.events, seat),
+            "events": localize(match.game, events_for(entry.events, seat)),
             "by_bot": entry.by_bot,
             "view": game.view(state, seat),
         })

@@ -60,9 +60,38 @@ import re
 from collections import deque
 from typing import Any
 
-from .base import Abilities, Action, Event, IllegalAction, State, is_int
+from .base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    event,
+    gettext_noop,
+    is_int,
+    message,
+    render_text,
+)
 
 SLUG = "quantum-tictactoe"
+
+# The texts of the events (see games/engines/base.py): code -> English msgid.
+EVENT_TEXTS = {
+    "move": gettext_noop("%(mark)s on %(a)s and %(b)s"),
+    "fill_last": gettext_noop("%(mark)s fills the last square %(square)s: it is classical at once"),
+    "cycle": gettext_noop("%(mark)s closes the cycle %(ring)s: %(chooser)s chooses where %(mark)s lands"),
+    "collapse": gettext_noop("%(player)s collapses %(mark)s into square %(square)s: %(steps)s"),
+    "line": gettext_noop("%(player)s has the line %(squares)s (time %(time)s): %(points)s"),
+    "one_point": gettext_noop("1 point"),
+    "half_point": gettext_noop("\u00bd point"),
+    "game_over": gettext_noop("Game over (%(reason)s): %(result)s %(score)s"),
+    "line_for": gettext_noop("line for %(player)s"),
+    "line_for_both": gettext_noop("line for %(a)s and %(b)s"),
+    "board_full": gettext_noop("board full without a line: draw"),
+    "no_legal_move": gettext_noop("no legal move left"),
+    "wins": gettext_noop("%(player)s wins"),
+    "draw": gettext_noop("draw"),
+}
 PLAYERS = ("X", "O")
 SQUARES = tuple(range(1, 10))
 LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7))
@@ -252,6 +281,7 @@ def _bad(message: str) -> IllegalAction:
 class QuantumTicTacToe:
     slug = SLUG
     name = "Quantum tic-tac-toe"
+    event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 2
     variants = ("basic",)
@@ -409,20 +439,19 @@ class QuantumTicTacToe:
         new["entanglements"].append({"move": move, "player": player, "squares": [a, b]})
         new["move_number"] = move + 1
         new["history"].append(f"{player}{move}+({a},{b})")
-        events: list[Event] = [{"type": "move", "seat": seat, "player": player, "move": move,
-                                "squares": [a, b], "text": f"{player}{move} on {a} and {b}"}]
+        events: list[Event] = [event(EVENT_TEXTS, "move", "move", {"mark": f"{player}{move}", "a": a, "b": b},
+                                     seat=seat, player=player, move=move, squares=[a, b])]
         if path is not None:
             cycle, cycle_moves = path
             chooser = 1 - seat
             new["collapse"] = {"move": move, "squares": [a, b], "chooser": chooser,
                                "cycle": cycle, "cycle_moves": cycle_moves + [move]}
             ring = "-".join(map(str, cycle + [cycle[0]]))
-            events.append({"type": "cycle", "move": move, "squares": cycle,
-                           "moves": cycle_moves + [move], "chooser": chooser,
-                           "text": f"{player}{move} closes the cycle {ring}: "
-                                   f"{PLAYERS[chooser]} chooses where {player}{move} lands"})
+            events.append(event(EVENT_TEXTS, "cycle", "cycle",
+                                {"mark": f"{player}{move}", "ring": ring, "chooser": PLAYERS[chooser]},
+                                move=move, squares=cycle, moves=cycle_moves + [move], chooser=chooser))
         elif not self.legal_actions(new, seat_of_move(move + 1)):
-            self._finish(new, events, "no legal move left")
+            self._finish(new, events, "no_legal_move")
         return new, events
 
     def _fill_last_square(self, state: State, seat: int, square: int) -> tuple[State, list]:
@@ -432,9 +461,8 @@ class QuantumTicTacToe:
         new["move_number"] = move + 1
         new["history"].append(f"{player}{move}+({square},{square})")
         events: list[Event] = [
-            {"type": "move", "seat": seat, "player": player, "move": move,
-             "squares": [square, square],
-             "text": f"{player}{move} fills the last square {square}: it is classical at once"}]
+            event(EVENT_TEXTS, "move", "fill_last", {"mark": f"{player}{move}", "square": square},
+                  seat=seat, player=player, move=move, squares=[square, square])]
         self._after_classical(new, events)
         return new, events
 
@@ -451,10 +479,10 @@ class QuantumTicTacToe:
         new["collapse"] = None
         new["history"].append(f"{PLAYERS[seat]}@{mark_name(move)}({square})")
         steps = ", ".join(f"{m['player']}{m['move']}\u2192{m['square']}" for m in placed)
-        events: list[Event] = [{"type": "collapse", "seat": seat, "move": move, "square": square,
-                                "placed": placed,
-                                "text": f"{PLAYERS[seat]} collapses {mark_name(move)} into "
-                                        f"square {square}: {steps}"}]
+        events: list[Event] = [event(EVENT_TEXTS, "collapse", "collapse",
+                                     {"player": PLAYERS[seat], "mark": mark_name(move),
+                                      "square": square, "steps": steps},
+                                     seat=seat, move=move, square=square, placed=placed)]
         self._after_classical(new, events)
         return new, events
 
@@ -464,30 +492,34 @@ class QuantumTicTacToe:
         if lines:
             for line in lines:
                 squares = "-".join(map(str, line["squares"]))
-                points = "1 point" if line["points"] == 1 else "\u00bd point"
-                events.append({"type": "line", **line,
-                               "text": f"{line['player']} has the line {squares} "
-                                       f"(time {line['time']}): {points}"})
+                points = message("one_point" if line["points"] == 1 else "half_point")
+                events.append(event(EVENT_TEXTS, "line", "line",
+                                    {"player": line["player"], "squares": squares,
+                                     "time": line["time"], "points": points}, **line))
             state["lines"] = lines
             self._finish(state, events, "line")
         elif not self.open_squares(state):
-            self._finish(state, events, "board full without a line: draw")
+            self._finish(state, events, "board_full")
         elif not self.legal_actions(state, self.to_act(state)[0]):
-            self._finish(state, events, "no legal move left")
+            self._finish(state, events, "no_legal_move")
 
     def _finish(self, state: State, events: list[Event], reason: str) -> None:
+        """``why``: the code of the reason (``line``, ``board_full``, ``no_legal_move``)."""
         scores = score_lines(state["lines"])
+        why = message(reason)
         if reason == "line":
             owners = sorted({line["player"] for line in state["lines"]})
-            reason = "line for " + " and ".join(owners)
+            why = (message("line_for_both", a=owners[0], b=owners[1]) if len(owners) == 2
+                   else message("line_for", player=owners[0]))
+        why_text = render_text(EVENT_TEXTS, why["code"], why["params"])
         state["scores"] = scores
-        state["reason"] = reason
+        state["reason"] = why_text
         winners = winners_of(scores)
-        result = (f"{PLAYERS[winners[0]]} wins" if winners else "draw")
-        events.append({"type": "game_over", "scores": scores, "winners": winners,
-                       "reason": reason,
-                       "text": f"Game over ({reason}): {result} "
-                               f"{_fmt(scores[0])}\u2013{_fmt(scores[1])}"})
+        result = message("wins", player=PLAYERS[winners[0]]) if winners else message("draw")
+        events.append(event(EVENT_TEXTS, "game_over", "game_over",
+                            {"reason": why, "result": result,
+                             "score": f"{_fmt(scores[0])}\u2013{_fmt(scores[1])}"},
+                            scores=scores, winners=winners, reason=why_text))
 
     # --- outcome, view, analysis ---------------------------------------------------------
 

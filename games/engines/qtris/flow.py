@@ -40,7 +40,17 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Abilities, Action, Event, IllegalAction, State, chance, is_int
+from games.engines.base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    chance,
+    event,
+    is_int,
+    message,
+)
 
 from . import tiles as T
 from .analysis import analyse_board
@@ -62,6 +72,7 @@ from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
 from .preview import explain_play
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
+from .texts import EVENT_TEXTS
 
 VARIANTS = ("basic", "advanced", "noise", "s-expansion", "eve")
 SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
@@ -119,6 +130,7 @@ def turn_order(state: State) -> list[int]:
 class QTris:
     slug = "qtris"
     name = "QTris"
+    event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 9
     variants = VARIANTS
@@ -285,9 +297,9 @@ class QTris:
         state["hands"][side] += state["deck"][:got]
         state["deck"] = state["deck"][got:]
         if n:
-            events.append({"type": "draw", "side": side, "count": got, "reason": why,
-                           "text": f"{self._name(state, side)} draws {got} card(s)"
-                           + ("" if got == n else " (the deck is empty)")})
+            events.append(event(EVENT_TEXTS, "draw", "draw" if got == n else "draw_deck_empty",
+                                {"side": self._name(state, side), "count": got},
+                                side=side, count=got, reason=why))
 
     @staticmethod
     def _name(state: State, side: int) -> str:
@@ -298,8 +310,8 @@ class QTris:
         side = order[index % len(order)]
         state["turn"] = {"index": index, "side": side,
                          "plays_left": turn_plays(state["variant"], side)}
-        events.append({"type": "turn", "side": side, "turn": index + 1,
-                       "text": f"turn {index + 1}: {self._name(state, side)}"})
+        events.append(event(EVENT_TEXTS, "turn", "turn", {"turn": index + 1, "side": self._name(state, side)},
+                            side=side, turn=index + 1))
         self._draw(state, side, turn_draws(state["variant"], side,
                                            state.get("noise_exercise", False)), events, "turn")
         if not state["hands"][side]:
@@ -312,15 +324,15 @@ class QTris:
             rng = chance(state["seed"], state["action_number"], "noise")
             d10 = rng.randint(1, 10)
             if d10 == 10:
-                events.append({"type": "noise", "side": side, "d10": 10, "square": None,
-                               "text": f"{self._name(state, side)} rolled 10 on the d10: no noise"})
+                events.append(event(EVENT_TEXTS, "noise", "no_noise", {"side": self._name(state, side)},
+                                    side=side, d10=10, square=None))
             else:
                 measured = noise_squares(state["board"], d10)
                 state["board"] = measure_unseen(state["board"], d10, T.tile_set(state["variant"]))
                 state["circuit_ops"].append({"op": "measure", "squares": measured, "basis": "color"})
-                events.append({"type": "noise", "side": side, "d10": d10, "square": d10,
-                               "text": f"{self._name(state, side)} rolled {d10} on the d10: "
-                                       f"square {d10} is measured without looking"})
+                events.append(event(EVENT_TEXTS, "noise", "noise",
+                                    {"side": self._name(state, side), "d10": d10, "square": d10},
+                                    side=side, d10=d10, square=d10))
             if state.get("noise_exercise", False):
                 self._draw(state, side, 2, events, "after noise")
         nxt = turn["index"] + 1
@@ -345,10 +357,10 @@ class QTris:
                                state["scores"][2] + ab]
             state["sets"].append({"set": state["set_number"], "final_board": bits,
                                   "team_qtris": team, "alice_bob_points": ab, "eve_points": eve})
-            events.append({"type": "score", "lines": lines, "set": state["set_number"],
-                           "text": f"set {state['set_number']}: Alice and Bob made {team} "
-                                   f"qtris → +{ab} for them, +{eve} for Eve "
-                                   f"(total {state['scores'][0]}–{state['scores'][1]})"})
+            events.append(event(EVENT_TEXTS, "score", "eve_set_score",
+                                {"set": state["set_number"], "team": team, "ab": ab, "eve": eve,
+                                 "total": f"{state['scores'][0]}\u2013{state['scores'][1]}"},
+                                lines=lines, set=state["set_number"]))
             if max(state["scores"]) >= 3:
                 state["phase"] = "over"
             else:
@@ -356,8 +368,8 @@ class QTris:
             return
         state["scores"] = [lines[c] for c in colors]
         state["phase"] = "over"
-        events.append({"type": "score", "lines": lines,
-                       "text": f"qtris: white {lines['white']}, black {lines['black']}"})
+        events.append(event(EVENT_TEXTS, "score", "score",
+                            {"white": lines["white"], "black": lines["black"]}, lines=lines))
 
     def _new_set(self, state: State, events: list[Event]) -> None:
         state["set_number"] += 1
@@ -367,8 +379,8 @@ class QTris:
         state["eve_measure_used"] = False
         state["final_board"] = None
         state["lines"] = None
-        events.append({"type": "set", "set": state["set_number"],
-                       "text": f"set {state['set_number']} begins on a new board"})
+        events.append(event(EVENT_TEXTS, "set", "new_set", {"set": state["set_number"]},
+                            set=state["set_number"]))
         self._after_order(state, events)
 
     # ------------------------------------------------------------------ queries
@@ -474,8 +486,8 @@ class QTris:
         d10 = chance(state["seed"], state["action_number"], "d10").randint(1, 10)
         state["rolls"][str(side)] = d10
         state["roll_pending"].remove(side)
-        events.append({"type": "roll", "side": side, "d10": d10,
-                       "text": f"{self._name(state, side)} rolled {d10} on the d10"})
+        events.append(event(EVENT_TEXTS, "roll", "roll", {"side": self._name(state, side), "d10": d10},
+                            side=side, d10=d10))
         if state["roll_pending"]:
             return
         best = max(state["rolls"].values())
@@ -483,12 +495,12 @@ class QTris:
         if len(top) > 1:
             state["roll_pending"] = sorted(top)
             state["rolls"] = {}
-            events.append({"type": "tie", "text": "tie for the highest roll: roll again"})
+            events.append(event(EVENT_TEXTS, "tie", "tie"))
             return
         winner = top[0]
         state["first_side"] = winner
-        events.append({"type": "order", "side": winner,
-                       "text": f"{self._name(state, winner)} plays first"})
+        events.append(event(EVENT_TEXTS, "order", "order", {"side": self._name(state, winner)},
+                            side=winner))
         if state["colors"] is None:
             state["phase"] = "color"
             state["color_chooser"] = winner
@@ -502,8 +514,8 @@ class QTris:
             raise _illegal("bad_color", "choose 'white' or 'black'")
         other = "black" if c == "white" else "white"
         state["colors"] = [c if s == side else other for s in range(state["n_sides"])]
-        events.append({"type": "color", "side": side, "color": c,
-                       "text": f"{self._name(state, side)} plays {c}"})
+        events.append(event(EVENT_TEXTS, "color", f"plays_{c}", {"side": self._name(state, side)},
+                            side=side, color=c))
         self._after_order(state, events)
 
     def _apply_mulligan(self, state: State, side: int, action: Action, events: list[Event]) -> None:
@@ -534,8 +546,8 @@ class QTris:
         state["hidden_discards"] += gone
         state["mulligan_pending"].remove(side)
         draw = max(0, n - 1) if state["variant"] == "eve" else n
-        events.append({"type": "mulligan", "side": side, "discarded": n,
-                       "text": f"{self._name(state, side)} discards {n} card(s)"})
+        events.append(event(EVENT_TEXTS, "mulligan", "mulligan", {"side": self._name(state, side), "count": n},
+                            side=side, discarded=n))
         self._draw(state, side, draw, events, "mulligan")
         if not state["mulligan_pending"]:
             self._start_operations(state, events)
@@ -551,17 +563,19 @@ class QTris:
         hand.remove(card)
         state["discard_pile"].append(card)
         if "discard" in action:
-            events.append({"type": "discard", "side": side, "card": card,
-                           "text": f"{self._name(state, side)} discards {card} (no legal target)"})
+            events.append(event(EVENT_TEXTS, "discard", "discard", {"side": self._name(state, side), "card": card},
+                                side=side, card=card))
         else:
             state["board"] = board
             state["circuit_ops"] += ops
-            where = ("" if not squares else f" on square {squares[0]}" if len(squares) == 1
-                     else f" with control {squares[0]} and target {squares[1]}")
-            events.append({"type": "play", "side": side, "card": card, "squares": squares,
-                           "text": f"{self._name(state, side)} plays {card}{where}",
-                           "explain": explain_play(before, board, variant, card, squares,
-                                                   compact=True)})
+            params = {"side": self._name(state, side), "card": card}
+            code = "play"
+            if len(squares) == 1:
+                code, params["square"] = "play_on", squares[0]
+            elif squares:
+                code, params["control"], params["target"] = "play_cx", squares[0], squares[1]
+            events.append(event(EVENT_TEXTS, "play", code, params, side=side, card=card, squares=squares,
+                                explain=explain_play(before, board, variant, card, squares, compact=True)))
         self._after_play(state, events)
 
     def _after_play(self, state: State, events: list[Event]) -> None:
@@ -610,12 +624,11 @@ class QTris:
         state["circuit_ops"].append({"op": "measure", "squares": list(squares), "basis": basis})
         state["circuit_ops"].append({"op": "prep", "reset": True, "components": copy.deepcopy(touched)})
         labels = [LABELS[basis][b] for b in bits]
-        how = "certain, no roll" if d100 is None else f"rolled {d100} on the d100"
-        events.append({"type": "eve_measure", "side": side, "squares": list(squares),
-                       "basis": basis, "result": labels, "d100": d100, "p": p,
-                       "text": f"Eve discards 2 cards and measures square(s) "
-                               f"{', '.join(map(str, squares))} in the {basis} basis: {how} "
-                               f"→ {', '.join(labels)}"})
+        how = message("certain") if d100 is None else message("rolled_d100", d100=d100)
+        events.append(event(EVENT_TEXTS, "eve_measure", "eve_measure",
+                            {"squares": ", ".join(map(str, squares)), "basis": message(f"basis_{basis}"),
+                             "how": how, "result": ", ".join(labels)},
+                            side=side, squares=list(squares), basis=basis, result=labels, d100=d100, p=p))
         self._end_turn(state, events)
 
     # ------------------------------------------------------------------ views & results

@@ -7,10 +7,12 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
+from django.utils.translation import gettext
 
 from classrooms import selectors, services
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
+from config.language import ReaderLanguageMixin
 from games import limits
 from games.socket_limits import SocketLimitsMixin
 
@@ -18,7 +20,7 @@ MAX_MESSAGE_BYTES = 4096
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync"}
 
 
-class SessionConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
+class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     session_id: int | None = None
     is_teacher = False
     participant_id: int | None = None
@@ -53,12 +55,12 @@ class SessionConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
             await self.send_json({"type": "pong"})
             return
         if not self.is_teacher:
-            await self.send_json({"type": "error", "code": "read_only", "message": "Only the teacher gives commands here."})
+            await self.send_json({"type": "error", "code": "read_only", "message": gettext("Only the teacher gives commands here.")})
             return
         message = _decode(text_data)
         if message is None:
             await self.send_json({"type": "error", "code": "bad_message",
-                                  "message": f"Send a JSON object with \"type\" one of: {', '.join(sorted(COMMANDS))}."})
+                                  "message": gettext("Send a JSON object with \"type\" one of: %(commands)s.") % {"commands": ", ".join(sorted(COMMANDS))}})
             return
         error = await database_sync_to_async(_command)(self.session_id, message)
         if error:
@@ -108,7 +110,7 @@ def _identify(session_id: int, user, browser_session) -> tuple[bool, int | None]
 def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> dict:
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
-        return {"type": "gone", "message": "This class session was deleted."}
+        return {"type": "gone", "message": gettext("This class session was deleted.")}
     if is_teacher:
         return selectors.dashboard_payload(session)
     participant = Participant.objects.filter(pk=participant_id).first()
@@ -123,18 +125,18 @@ def _command(session_id: int, message: dict) -> tuple[str, str] | None:
             session = ClassSession.objects.select_for_update().select_related("classroom").get(pk=session_id)
             if kind == "auto_pair":
                 if not services.auto_pair(session):
-                    return "nobody_waiting", "Every student already has a table."
+                    return "nobody_waiting", gettext("Every student already has a table.")
             elif kind == "seat_table":
                 ids, bots = message.get("participants"), message.get("bots", 0)
                 if not isinstance(ids, list) or not all(type(i) is int for i in ids) or type(bots) is not int or bots < 0:
                     return "bad_message", "seat_table needs \"participants\": [ids] and \"bots\": a number."
                 chosen = list(session.participants.filter(pk__in=ids, removed=False))
                 if len(chosen) != len(set(ids)):
-                    return "bad_table", "Some of those students are not in this session."
+                    return "bad_table", gettext("Some of those students are not in this session.")
                 services.seat_table(session, chosen, bots=bots)
             elif kind == "start_all":
                 if not services.start_all(session):
-                    return "nothing_to_start", "No table is waiting to start."
+                    return "nothing_to_start", gettext("No table is waiting to start.")
             elif kind in {"remove", "readmit"}:
                 pid = message.get("participant")
                 if type(pid) is not int:

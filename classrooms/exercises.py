@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from django.utils.translation import gettext
+
 from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise
 from games import limits
@@ -72,7 +74,7 @@ def parse_options(raw: Any) -> dict:
     if isinstance(raw, dict):
         return raw
     if not isinstance(raw, str) or not raw.strip():
-        raise ExerciseError("no_options", "The starting position is empty: compose one or paste its JSON.")
+        raise ExerciseError("no_options", gettext("The starting position is empty: compose one or paste its JSON."))
     if len(raw) > MAX_OPTIONS_CHARS:
         raise ExerciseError("too_long", "That JSON is too long for a starting position.")
     try:
@@ -133,9 +135,9 @@ def create_exercise(classroom: Classroom, name: str, game_slug: str, variant: st
     """Validate, then save. A bad position raises ExerciseError and saves nothing."""
     name = (name or "").strip()
     if not name:
-        raise ExerciseError("no_name", "Give the exercise a name.")
+        raise ExerciseError("no_name", gettext("Give the exercise a name."))
     if len(name) > 80:
-        raise ExerciseError("long_name", "The name is too long (80 characters at most).")
+        raise ExerciseError("long_name", gettext("The name is too long (80 characters at most)."))
     game = get_game(game_slug) if game_slug else None
     variant = variant or (game.variants[0] if game else None)
     options, _state = validate(game_slug, variant, options)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Classroom(models.Model):
@@ -24,9 +25,9 @@ def default_participant_cap() -> int:
 
 class ClassSession(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        LOCKED = "locked", "locked"
-        ENDED = "ended", "ended"
+        OPEN = "open", _("open")
+        LOCKED = "locked", _("locked")
+        ENDED = "ended", _("ended")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="sessions")
     game = models.CharField(max_length=40)

@@ -67,10 +67,10 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
     size = options.get("table_size", game.min_players)
     if type(size) is not int or not game.min_players <= size <= game.max_players:
         raise SessionError("bad_table_size",
-                           f"Tables of {game.name} seat {game.min_players} to {game.max_players} players.")
+                           gettext("Tables of %(game)s seat %(low)s to %(high)s players.") % {"game": gettext(game.name), "low": game.min_players, "high": game.max_players})
     levels = bot_levels(game_slug)
     if levels and bot_level not in levels:
-        raise SessionError("bad_bot", f"No bot called {bot_level!r}; choose one of {', '.join(levels)}.")
+        raise SessionError("bad_bot", gettext("No bot called %(bot)r; choose one of %(levels)s.") % {"bot": bot_level, "levels": ", ".join(levels)})
     try:  # the engine checks the options once, here, so no table fails later
         game.setup(players=size, variant=variant, seed=1, options={k: v for k, v in options.items() if k != "table_size"})
     except IllegalAction as exc:
@@ -118,9 +118,9 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
     if removed_from(session, browser_session):
         raise SessionError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."))
     if session.status == ClassSession.Status.LOCKED:
-        raise SessionError("locked", "This class session is locked: ask your teacher.")
+        raise SessionError("locked", gettext("This class session is locked: ask your teacher."))
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", "This class session has ended.")
+        raise SessionError("ended", gettext("This class session has ended."))
     try:
         name = names.clean_name(raw_name)
     except names.BadName as exc:
@@ -141,7 +141,7 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
         except IntegrityError:
             continue
     else:
-        raise SessionError("busy", "Too many students joined at once; try again.")
+        raise SessionError("busy", gettext("Too many students joined at once; try again."))
     remember_participant(browser_session, session.pk, participant.pk)
     transaction.on_commit(lambda: announce_session_changed(session.pk))
     return participant
@@ -173,11 +173,11 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     """Seat these participants (and ``bots`` bots) at a new table of the session."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", "This class session has ended.")
+        raise SessionError("ended", gettext("This class session has ended."))
     if len(participants) + bots != size:
         raise SessionError("bad_table", f"A table of this game seats {size}.")
     if not participants:
-        raise SessionError("bad_table", "Seat at least one student at a table.")
+        raise SessionError("bad_table", gettext("Seat at least one student at a table."))
     seated = seated_participant_ids(session)
     for p in participants:
         if p.session_id != session.pk or p.removed:
@@ -188,7 +188,7 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     levels = list(bot_levels(session.game))
     level = session.bot_level if session.bot_level in levels else (levels[0] if levels else "")
     if bots and not level:
-        raise SessionError("no_bot", "This game has no bot yet.")
+        raise SessionError("no_bot", gettext("This game has no bot yet."))
     holders += [match_services.SeatHolder(f"Bot {i + 1} ({level})", bot=level) for i in range(bots)]
     random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
     with transaction.atomic():
@@ -233,7 +233,7 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     """Remove a student: their seat goes to a bot so their table plays on."""
     participant = session.participants.filter(pk=participant_id, removed=False).first()
     if participant is None:
-        raise SessionError("no_participant", "No such student in this session.")
+        raise SessionError("no_participant", gettext("No such student in this session."))
     participant.removed = True
     participant.save(update_fields=["removed"])
     level = session.bot_level or next(iter(bot_levels(session.game)), "")
@@ -266,7 +266,7 @@ def set_participant_cap(session: ClassSession, cap: int) -> None:
 
 def set_status(session: ClassSession, status: str) -> None:
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", "This class session has ended.")
+        raise SessionError("ended", gettext("This class session has ended."))
     session.status = status
     if status == ClassSession.Status.ENDED:
         session.ended_at = timezone.now()

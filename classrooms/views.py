@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from classrooms import codes, selectors, services, throttle
@@ -109,7 +109,7 @@ def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     classroom_id = session.classroom_id
     services.delete_session(session)
-    messages.success(request, "The session and all its students' data were deleted.")
+    messages.success(request, gettext("The session and all its students' data were deleted."))
     return redirect("classrooms:classroom", classroom_id)
 
 
@@ -153,7 +153,7 @@ def join(request: HttpRequest) -> HttpResponse:
         elif session is None:
             throttle.record_wrong_code(address, browser)
             throttle.record_attempt_on(code)
-            form.add_error("code", "No open class session has that code. Check the board.")
+            form.add_error("code", gettext("No open class session has that code. Check the board."))
             status = 404
         else:
             def may_add() -> bool:

@@ -74,3 +74,18 @@ def socket_language(scope) -> str:
         if code:
             return code
     return settings.LANGUAGE_CODE
+
+
+class ReaderLanguageMixin:
+    """For WebSocket consumers: every message is handled in the reader's language (payload
+    texts, event texts, errors), found once per socket by ``socket_language``."""
+
+    language: str | None = None
+
+    async def dispatch(self, message):
+        from channels.db import database_sync_to_async
+
+        if self.language is None:
+            self.language = await database_sync_to_async(socket_language)(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)

@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.language import socket_language
+from config.language import ReaderLanguageMixin
 from games import limits, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
@@ -43,18 +43,9 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
-class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
+class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
-    language: str | None = None  # the reader's (config.language.socket_language), set on connect
-
-    async def dispatch(self, message: dict) -> None:
-        """Every message is handled in the reader's language (event texts, errors)."""
-        if self.language is None:
-            await super().dispatch(message)
-            return
-        with translation.override(self.language):
-            await super().dispatch(message)
 
     async def connect(self) -> None:
         try:
@@ -62,8 +53,8 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload, self.language = await in_db_pool(_open)(
-            match_id, self.scope.get("user"), self.scope.get("session"), self.scope)
+        self.access, payload = await in_db_pool(_open)(
+            match_id, self.scope.get("user"), self.scope.get("session"), self.language)
         if self.access is None or payload is None:
             self.access = None
             await self.close(code=4403)
@@ -91,7 +82,7 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
             await self.dispatch_message(message)
         except Exception:  # an unexpected fault must not take the socket down; nothing was applied
             log.exception("match socket message failed: %r", message)
-            await self.send_error("internal", "Something went wrong on the server; nothing was applied. Try again.")
+            await self.send_error("internal", _("Something went wrong on the server; nothing was applied. Try again."))
 
     async def dispatch_message(self, message: dict) -> None:
         kind = message["type"]
@@ -124,7 +115,7 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         if seat is None and self.access.seats:
             seat = self.access.seats[0]
         if type(seat) is not int or seat not in self.access.seats:
-            await self.send_error("not_your_seat", "You can only act for your own seat.", seq)
+            await self.send_error("not_your_seat", _("You can only act for your own seat."), seq)
             return
         try:
             applied = await in_db_pool(services.submit_action)(
@@ -133,7 +124,7 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
             await self.send_error(exc.code, exc.message, seq)
             return
         except Match.DoesNotExist:
-            await self.send_error("gone", "This match no longer exists.", seq)
+            await self.send_error("gone", _("This match no longer exists."), seq)
             return
         # answer this browser at once, then everyone else through the group
         await self.send_snapshot(applied.snapshot, applied.events)
@@ -170,7 +161,7 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         access = self.access
         payload = await in_db_pool(_payload)(access, events)
         if payload is None:
-            await self.send_json({"type": "error", "code": "gone", "message": "This match no longer exists."})
+            await self.send_json({"type": "error", "code": "gone", "message": _("This match no longer exists.")})
             await self.close(code=4404)
             return
         self.last_seq = max(self.last_seq, payload["seq"])
@@ -183,18 +174,17 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session, scope) -> tuple[MatchAccess | None, dict | None, str]:
-    """Who this socket is, its first payload (with the event log so far) and its reader's
-    language, in one trip to the database thread."""
-    language = socket_language(scope)
+def _open(match_id: int, user, session, language: str | None) -> tuple[MatchAccess | None, dict | None]:
+    """Who this socket is and its first payload (with the event log so far, in the reader's
+    ``language``), in one trip to the database thread."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
-        return None, None, language
-    with translation.override(language):
+        return None, None
+    with translation.override(language or translation.get_language()):
         payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
         payload["history"] = event_history(match, access.view_seat)
-    return access, payload, language
+    return access, payload
 
 
 def _payload(access: MatchAccess, events: list | None) -> dict | None:
@@ -207,15 +197,15 @@ def _payload(access: MatchAccess, events: list | None) -> dict | None:
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict, str | None]:
     """Decode a client message; on failure say what is wrong in words."""
     if text_data is None:
-        return {}, "Send text messages holding JSON."
+        return {}, _("Send text messages holding JSON.")
     if len(text_data) > MAX_MESSAGE_BYTES:
-        return {}, "That message is too long."
+        return {}, _("That message is too long.")
     try:
         message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES, what="That message")
     except limits.JSONTooBig as exc:
         return {}, str(exc)
     except ValueError:
-        return {}, "That message is not valid JSON."
+        return {}, _("That message is not valid JSON.")
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."
     if message.get("type") not in {"act", "sync", "ping", "preview"}:

@@ -33,3 +33,11 @@ def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
                 pass
         out.append(e)
     return out
+
+
+def localize_view(game_slug: str, view: dict) -> dict:
+    """A seat's view whose recent ``events`` (QTris and QuantumPoker keep them in the view)
+    are in the active language."""
+    if isinstance(view, dict) and isinstance(view.get("events"), list):
+        return {**view, "events": localize(game_slug, view["events"])}
+    return view

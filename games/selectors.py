@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from games import state_cache
 from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
-from games.event_text import localize
+from games.event_text import localize, localize_view
 from games.models import Match
 from games.snapshot import Snapshot, snapshot
 
@@ -62,7 +62,7 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "seq": snap.seq,
         "seat": seat,
         "seats": snap.seats,
-        "view": game.view(state, seat),
+        "view": localize_view(snap.game, game.view(state, seat)),
         "to_act": to_act,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
         and snap.status == Match.Status.PLAYING else [],
@@ -95,7 +95,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
     frames = [{"seq": 0, "seat": None, "action": None, "events": [], "by_bot": False,
-               "view": game.view(states[0], seat)}]
+               "view": localize_view(match.game, game.view(states[0], seat))}]
     for entry, state in zip(log, states[1:], strict=True):
         frames.append({
             "seq": entry.seq + 1,
@@ -103,6 +103,6 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
             "action": entry.action,
             "events": localize(match.game, events_for(entry.events, seat)),
             "by_bot": entry.by_bot,
-            "view": game.view(state, seat),
+            "view": localize_view(match.game, game.view(state, seat)),
         })
     return frames

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import limits, state_cache
 from games.bots import get_bot
@@ -98,13 +99,13 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             seats = list(match.seats.all())
             if participant_ids is not None and not any(
                     s.index == seat and s.participant_id in participant_ids for s in seats):
-                raise ActionRejected("not_your_seat", "You can only act for your own seat.")
+                raise ActionRejected("not_your_seat", gettext("You can only act for your own seat."))
             if match.status != Match.Status.PLAYING:
-                raise ActionRejected("not_playing", f"This match is {match.get_status_display()}.")
+                raise ActionRejected("not_playing", gettext("This match is %(status)s.") % {"status": match.get_status_display()})
             if seq != match.seq:
                 raise ActionRejected(
-                    "stale", f"That move was based on an old board (move {seq}); the board is now at "
-                    f"move {match.seq}. It was not applied.")
+                    "stale", gettext("That move was based on an old board (move %(seq)s); the board is now "
+                                     "at move %(now)s. It was not applied.") % {"seq": seq, "now": match.seq})
             state = current_state(match)
             applied = Applied(match_id, match.seq)
             state = _apply(match, state, seat, action, applied, by_bot=False)
@@ -113,7 +114,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             match.save(update_fields=["seq", "status", "outcome", "finished_at"])
             applied.snapshot = snapshot(match, state, seats)
     except IntegrityError as exc:  # a concurrent writer took this seq first
-        raise ActionRejected("stale", "Someone else's move was recorded first; it was not applied.") from exc
+        raise ActionRejected("stale", gettext("Someone else's move was recorded first; it was not applied.")) from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished))
     return applied
@@ -132,7 +133,7 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
            *, by_bot: bool) -> State:
     game = get_game(match.game)
     if not isinstance(action, dict):
-        raise ActionRejected("bad_action", "An action must be a JSON object.")
+        raise ActionRejected("bad_action", gettext("An action must be a JSON object."))
     try:
         state, events = game.apply(state, seat, action)
     except IllegalAction as exc:
@@ -180,7 +181,7 @@ def preview_action(match_id: int, seat: int, action: dict) -> dict:
     game = get_game(match.game)
     abilities = abilities_of(game)
     if not abilities.preview:
-        return {"ok": False, "code": "no_preview", "message": "This game has no previews."}
+        return {"ok": False, "code": "no_preview", "message": gettext("This game has no previews.")}
     try:
         result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:

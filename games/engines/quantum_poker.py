@@ -182,7 +182,7 @@ EVENT_TEXTS = {
     "players_qubit": gettext_noop("%(player)s's qubit %(qubit)s"),
     "heads": gettext_noop("heads"),
     "tails": gettext_noop("tails"),
-    "coin_outcome": gettext_noop("%(side)s \u2192 %(value)s"),
+    "coin_outcome": gettext_noop("%(side)s → %(value)s"),
     "declare": gettext_noop("%(player)s declares measurement and lays their cards face up (superposed "
                             "ones stay superposed): everyone, %(player)s included, gets one last "
                             "turn, starting at %(first)s; then showdown."),
@@ -197,39 +197,39 @@ EVENT_TEXTS = {
     "play": gettext_noop("%(player)s applied %(gate)s to %(target)s: %(effect)s"),
     "cx_is_x": gettext_noop("CX in this game is an X on another player's card, not a two-qubit "
                             "CNOT: %(effect)s"),
-    "x_superposed_physics": gettext_noop("X on a superposed qubit does nothing (X|+\u27e9 = |+\u27e9, "
-                                         "X|\u2212\u27e9 = \u2212|\u2212\u27e9: at most a global sign)."),
-    "x_flip_physics": gettext_noop("the value flips (X|0\u27e9 = |1\u27e9, X|1\u27e9 = |0\u27e9)."),
+    "x_superposed_physics": gettext_noop("X on a superposed qubit does nothing (X|+⟩ = |+⟩, "
+                                         "X|−⟩ = −|−⟩: at most a global sign)."),
+    "x_flip_physics": gettext_noop("the value flips (X|0⟩ = |1⟩, X|1⟩ = |0⟩)."),
     "x_superposed": gettext_noop("X on a superposed qubit does nothing."),
     "x_flip": gettext_noop("the value flips."),
     "now_shown": gettext_noop("now shown"),
     "now_hidden": gettext_noop("now hidden"),
     "mnemonic_show": gettext_noop("(the simplified game's mnemonic calls this +i, show)"),
-    "mnemonic_hide": gettext_noop("(the simplified game's mnemonic calls this \u2212i, hide)"),
-    "y_superposed_physics": gettext_noop("it is %(vis)s %(mnemonic)s; the real Y turns |+\u27e9 into "
-                                         "\u2212i|\u2212\u27e9 and |\u2212\u27e9 into i|+\u27e9: the phase "
-                                         "between |0\u27e9 and |1\u27e9 flips."),
-    "y_flip_physics": gettext_noop("the value flips, Y|0\u27e9 = i|1\u27e9 and Y|1\u27e9 = \u2212i|0\u27e9 "
-                                   "(a phase \u00b1i on the amplitude), and it is %(vis)s %(mnemonic)s."),
+    "mnemonic_hide": gettext_noop("(the simplified game's mnemonic calls this −i, hide)"),
+    "y_superposed_physics": gettext_noop("it is %(vis)s %(mnemonic)s; the real Y turns |+⟩ into "
+                                         "−i|−⟩ and |−⟩ into i|+⟩: the phase "
+                                         "between |0⟩ and |1⟩ flips."),
+    "y_flip_physics": gettext_noop("the value flips, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩ "
+                                   "(a phase ±i on the amplitude), and it is %(vis)s %(mnemonic)s."),
     "now_shown_i": gettext_noop("now shown (+i)"),
-    "now_hidden_i": gettext_noop("now hidden (\u2212i)"),
+    "now_hidden_i": gettext_noop("now hidden (−i)"),
     "y_superposed": gettext_noop("on a superposed qubit only the visibility toggles: %(vis)s."),
     "y_flip": gettext_noop("the value flips and it is %(vis)s."),
-    "z_note_superposed": gettext_noop(" The real Z turns |+\u27e9 into |\u2212\u27e9 and |\u2212\u27e9 "
-                                      "into |+\u27e9: that phase decides what a later H gives."),
-    "z_note_basis": gettext_noop(" The real Z leaves |0\u27e9 and |1\u27e9 as they are "
-                                 "(Z|1\u27e9 = \u2212|1\u27e9, only a sign)."),
+    "z_note_superposed": gettext_noop(" The real Z turns |+⟩ into |−⟩ and |−⟩ "
+                                      "into |+⟩: that phase decides what a later H gives."),
+    "z_note_basis": gettext_noop(" The real Z leaves |0⟩ and |1⟩ as they are "
+                                 "(Z|1⟩ = −|1⟩, only a sign)."),
     "z_halve": gettext_noop("the bet is halved; the bet travels with the card, so the chip goes back "
                             "to its current owner, %(owner)s's stack.%(note)s"),
     "z_double": gettext_noop("the bet is doubled (one more chip into the pot).%(note)s"),
     "z_no_chip": gettext_noop("no chip left in %(owner)s's stack to double the bet, so the bet "
                               "stays normal.%(note)s"),
-    "hh_identity": gettext_noop("H\u00b7H = I: a second H with nothing between restores the value"),
+    "hh_identity": gettext_noop("H·H = I: a second H with nothing between restores the value"),
     "hh_flips": gettext_noop("%(law)s: %(what)s between two H flips the value"),
-    "law_flips": gettext_noop("H\u00b7%(gates)s\u00b7H flips"),
+    "law_flips": gettext_noop("H·%(gates)s·H flips"),
     "a_gate": gettext_noop("a %(gate)s"),
     "the_gates": gettext_noop("the %(gates)s"),
-    "hh_cancel": gettext_noop("H\u00b7%(gates)s\u00b7H leaves the value as it was before the first H "
+    "hh_cancel": gettext_noop("H·%(gates)s·H leaves the value as it was before the first H "
                               "(the phases cancel)"),
     "face_down_paren": gettext_noop(" (face down)"),
     "h_flip_physics": gettext_noop("%(why)s; it has a definite value again%(face)s, the opposite of "
@@ -237,7 +237,7 @@ EVENT_TEXTS = {
     "h_restore_physics": gettext_noop("%(why)s; it has a definite value again%(face)s, the same as "
                                       "the value before the first H."),
     "h_superpose_physics": gettext_noop("it is now in superposition (laid down on the table): "
-                                        "H|0\u27e9 = |+\u27e9, H|1\u27e9 = |\u2212\u27e9; the value is "
+                                        "H|0⟩ = |+⟩, H|1⟩ = |−⟩; the value is "
                                         "not lost, it is in the phase."),
     "h_superpose_face_up": gettext_noop("it is now in superposition (laid down face up); its value is gone."),
     "h_superpose_face_down": gettext_noop("it is now in superposition (laid down face down); its value "

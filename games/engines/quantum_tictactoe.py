@@ -83,7 +83,7 @@ EVENT_TEXTS = {
     "collapse": gettext_noop("%(player)s collapses %(mark)s into square %(square)s: %(steps)s"),
     "line": gettext_noop("%(player)s has the line %(squares)s (time %(time)s): %(points)s"),
     "one_point": gettext_noop("1 point"),
-    "half_point": gettext_noop("\u00bd point"),
+    "half_point": gettext_noop("½ point"),
     "game_over": gettext_noop("Game over (%(reason)s): %(result)s %(score)s"),
     "line_for": gettext_noop("line for %(player)s"),
     "line_for_both": gettext_noop("line for %(a)s and %(b)s"),
@@ -280,7 +280,7 @@ def _bad(message: str) -> IllegalAction:
 
 class QuantumTicTacToe:
     slug = SLUG
-    name = "Quantum tic-tac-toe"
+    name = gettext_noop("Quantum tic-tac-toe")
     event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 2

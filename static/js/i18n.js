@@ -4,7 +4,8 @@
 //   import { _, ngettext, t } from "/static/js/i18n.js";
 //   _("Your turn")                                  -> "Tu turno"
 //   t("%(name)s played %(card)s", { name, card })   -> named placeholders, like Python's %
-//   ngettext("%(n)s card", "%(n)s cards", n)         -> then t(..., { n })
+//   nt("%(n)s card", "%(n)s cards", n)               -> plural forms, %(n)s filled in
+//   tr(...) is t(...) under another name (for code with its own variable t)
 // Extraction: `make messages` finds _("..."), gettext("..."), ngettext(...) and t("...") calls
 // in static/ (xgettext, JavaScript), so write the English text literally inside the call.
 const catalog = globalThis.django || {};
@@ -36,3 +37,6 @@ export const _ = gettext;
 export function language() {
   return document.documentElement.lang || "en";
 }
+
+// the same as t, for modules whose own code names a variable `t`
+export const tr = t;

@@ -8,5 +8,5 @@ class Command(makemessages.Command):
     def xgettext_options(self):
         options = list(makemessages.Command.xgettext_options)
         if getattr(self, "domain", "django") == "djangojs":
-            options += ["--keyword=t", "--keyword=nt:1,2"]
+            options += ["--keyword=t", "--keyword=tr", "--keyword=nt:1,2"]
         return options

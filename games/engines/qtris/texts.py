@@ -14,7 +14,7 @@ EVENT_TEXTS = {
     "turn": gettext_noop("turn %(turn)s: %(side)s"),
     "no_noise": gettext_noop("%(side)s rolled 10 on the d10: no noise"),
     "noise": gettext_noop("%(side)s rolled %(d10)s on the d10: square %(square)s is measured without looking"),
-    "eve_set_score": gettext_noop("set %(set)s: Alice and Bob made %(team)s qtris \u2192 +%(ab)s for them, "
+    "eve_set_score": gettext_noop("set %(set)s: Alice and Bob made %(team)s qtris → +%(ab)s for them, "
                                   "+%(eve)s for Eve (total %(total)s)"),
     "score": gettext_noop("qtris: white %(white)s, black %(black)s"),
     "new_set": gettext_noop("set %(set)s begins on a new board"),
@@ -31,12 +31,12 @@ EVENT_TEXTS = {
     "certain": gettext_noop("certain, no roll"),
     "rolled_d100": gettext_noop("rolled %(d100)s on the d100"),
     "eve_measure": gettext_noop("Eve discards 2 cards and measures square(s) %(squares)s in the %(basis)s "
-                                "basis: %(how)s \u2192 %(result)s"),
+                                "basis: %(how)s → %(result)s"),
     "square": gettext_noop("square %(square)s"),
     "squares": gettext_noop("squares %(a)s and %(b)s"),
-    "measure_certain": gettext_noop("%(where)s: certain, no roll \u2192 %(colours)s"),
-    "measure_off_table": gettext_noop("%(where)s: an outcome too unlikely for the d100 table \u2192 %(colours)s"),
-    "measure_roll": gettext_noop("%(where)s: rolled %(d100)s on the d100 \u2192 %(colours)s"),
+    "measure_certain": gettext_noop("%(where)s: certain, no roll → %(colours)s"),
+    "measure_off_table": gettext_noop("%(where)s: an outcome too unlikely for the d100 table → %(colours)s"),
+    "measure_roll": gettext_noop("%(where)s: rolled %(d100)s on the d100 → %(colours)s"),
 }
 
 

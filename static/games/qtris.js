@@ -602,7 +602,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     }
     t.append(h("tr", {}, h("td", {}, _("tie")), h("td", {}, pct(an.p_win.tie)), h("td", {}, "")));
     odds.append(t);
-    odds.append(h("p", { class: "muted small" }, _("Exact odds over all 512 ways the board can be measured. ○ % on a square = chance it comes out white.")));
+    odds.append(h("p", { class: "muted small" }, _("Exact odds over all 512 ways the board can be measured. The ○ percentage on a square = the chance it comes out white.")));
   }
 
   function renderMeasure() {

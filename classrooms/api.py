@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from classrooms import selectors, services
 from classrooms.models import Classroom, ClassSession
 from games.engines import UnknownGame
+from games.errors import AppError
 
 
 class ClassroomSerializer(serializers.ModelSerializer):
@@ -48,8 +50,6 @@ class ClassSessionSerializer(serializers.ModelSerializer):
                                          show_odds=data.get("show_odds", True),
                                          max_participants=data.get("max_participants"),
                                          language=data.get("language", ""))
-        except services.SessionError as exc:
-            raise serializers.ValidationError({"code": exc.code, "message": exc.message}) from exc
         except UnknownGame as exc:
             raise serializers.ValidationError({"game": str(exc)}) from exc
 
@@ -82,11 +82,8 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
         services.delete_session(instance)
 
     def _run(self, session, command, *args):
-        try:
-            with transaction.atomic():
-                command(session, *args)
-        except services.SessionError as exc:
-            return Response({"code": exc.code, "message": exc.message}, status=status.HTTP_400_BAD_REQUEST)
+        with transaction.atomic():  # an AppError is answered by config.api.exception_handler
+            command(session, *args)
         session.refresh_from_db()
         return Response(selectors.dashboard_payload(session))
 
@@ -116,7 +113,7 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
     def readmit(self, request, pk=None):
         pid = request.data.get("participant") if isinstance(request.data, dict) else None
         if type(pid) is not int:
-            return Response({"code": "bad_message", "message": "Send {\"participant\": id}."}, status=400)
+            raise AppError("bad_message", gettext("Send {\"participant\": id}."))
         return self._run(self.get_object(), services.readmit, pid)
 
     @extend_schema(request=inline_serializer("ParticipantCap", {"max_participants": serializers.IntegerField()}),

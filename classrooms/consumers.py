@@ -14,6 +14,7 @@ from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from config.language import ReaderLanguageMixin
 from games import limits
+from games.errors import AppError
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
@@ -55,16 +56,16 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
             await self.send_json({"type": "pong"})
             return
         if not self.is_teacher:
-            await self.send_json({"type": "error", "code": "read_only", "message": gettext("Only the teacher gives commands here.")})
+            await self.send_json(AppError("read_only", gettext("Only the teacher gives commands here.")).as_message())
             return
         message = _decode(text_data)
         if message is None:
-            await self.send_json({"type": "error", "code": "bad_message",
-                                  "message": gettext("Send a JSON object with \"type\" one of: %(commands)s.") % {"commands": ", ".join(sorted(COMMANDS))}})
+            await self.send_json(AppError("bad_message", gettext("Send a JSON object with \"type\" one of: %(types)s.")
+                                          % {"types": ", ".join(sorted(COMMANDS))}).as_message())
             return
         error = await database_sync_to_async(_command)(self.session_id, message)
         if error:
-            await self.send_json({"type": "error", "code": error[0], "message": error[1]})
+            await self.send_json(error.as_message())
         elif message["type"] == "sync":
             await self.send_payload()
 
@@ -117,30 +118,31 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
     return selectors.lobby_payload(session, participant)
 
 
-def _command(session_id: int, message: dict) -> tuple[str, str] | None:
-    """Run one dashboard command; returns (code, message) when it was refused."""
+def _command(session_id: int, message: dict) -> AppError | None:
+    """Run one dashboard command; returns the error when it was refused."""
     kind = message["type"]
     try:
         with transaction.atomic():
             session = ClassSession.objects.select_for_update().select_related("classroom").get(pk=session_id)
             if kind == "auto_pair":
                 if not services.auto_pair(session):
-                    return "nobody_waiting", gettext("Every student already has a table.")
+                    raise AppError("nobody_waiting", gettext("Every student already has a table."))
             elif kind == "seat_table":
                 ids, bots = message.get("participants"), message.get("bots", 0)
                 if not isinstance(ids, list) or not all(type(i) is int for i in ids) or type(bots) is not int or bots < 0:
-                    return "bad_message", "seat_table needs \"participants\": [ids] and \"bots\": a number."
+                    raise AppError("bad_message", gettext("seat_table needs \"participants\": [ids] and \"bots\": a number."))
                 chosen = list(session.participants.filter(pk__in=ids, removed=False))
                 if len(chosen) != len(set(ids)):
-                    return "bad_table", gettext("Some of those students are not in this session.")
+                    raise AppError("bad_table", gettext("Some of those students are not in this session."))
                 services.seat_table(session, chosen, bots=bots)
             elif kind == "start_all":
                 if not services.start_all(session):
-                    return "nothing_to_start", gettext("No table is waiting to start.")
+                    raise AppError("nothing_to_start", gettext("No table is waiting to start."))
             elif kind in {"remove", "readmit"}:
                 pid = message.get("participant")
                 if type(pid) is not int:
-                    return "bad_message", f"{kind} needs \"participant\": an id."
+                    raise AppError("bad_message", gettext("%(command)s needs \"participant\": an id.")
+                                   % {"command": kind})
                 (services.remove_participant if kind == "remove" else services.readmit)(session, pid)
             elif kind == "participant_cap":
                 services.set_participant_cap(session, message.get("cap"))
@@ -150,8 +152,8 @@ def _command(session_id: int, message: dict) -> tuple[str, str] | None:
                 services.set_status(session, status)
             elif kind == "show_odds":
                 if type(message.get("show")) is not bool:
-                    return "bad_message", "show_odds needs \"show\": true or false."
+                    raise AppError("bad_message", gettext("show_odds needs \"show\": true or false."))
                 services.set_show_odds(session, message["show"])
-    except services.SessionError as exc:
-        return exc.code, exc.message
+    except AppError as exc:
+        return exc
     return None

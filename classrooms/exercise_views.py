@@ -17,6 +17,7 @@ from classrooms.models import Classroom, Exercise
 from games import limits
 from games.bots import bot_levels
 from games.engines import get_game
+from games.errors import AppError
 
 
 def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:
@@ -48,7 +49,7 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
         text = request.POST.get("options", "")
         try:
             exercise = exercises.create_exercise(classroom, name, "qtris", variant, text)
-        except exercises.ExerciseError as exc:
+        except AppError as exc:
             return _editor(request, classroom, name=name, variant=variant, options_text=text,
                            error=exc.message, status=400)
         messages.success(request, gettext("Exercise “%(name)s” saved.") % {"name": exercise.name})
@@ -79,7 +80,7 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
         return JsonResponse({"ok": False, "code": "bad_json", "message": gettext("Send a JSON object.")}, status=400)
     try:
         payload = exercises.preview_payload("qtris", body.get("variant") or "advanced", body.get("options"))
-    except exercises.ExerciseError as exc:
+    except AppError as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message})
     return JsonResponse({"ok": True, "payload": payload})
 
@@ -94,8 +95,8 @@ def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> Http
     show_odds = request.POST.get("show_odds", "on") in ("on", "true", "1")
     try:
         session = exercises.open_session_from(exercise, bot_level=level, show_odds=show_odds)
-    except exercises.ExerciseError as exc:
-        messages.error(request, gettext("Could not open a session from “%(name)s”: %(reason)s") % {"name": exercise.name, "reason": exc.message})
+    except AppError as exc:
+        messages.error(request, f"Could not open a session from “{exercise.name}”: {exc.message}")
         return redirect("classrooms:classroom", class_id)
     return redirect("classrooms:dashboard", session.pk)
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise
 from games import limits
 from games.engines import get_game
 from games.engines.base import IllegalAction
+from games.errors import AppError, from_illegal
 
 MAX_OPTIONS_CHARS = 20_000
 
@@ -62,11 +63,8 @@ EXAMPLES: list[dict[str, Any]] = [
 ]
 
 
-class ExerciseError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+# the app's one error (``games.errors.AppError``) under the name this module used before
+ExerciseError = AppError
 
 
 def parse_options(raw: Any) -> dict:
@@ -74,19 +72,20 @@ def parse_options(raw: Any) -> dict:
     if isinstance(raw, dict):
         return raw
     if not isinstance(raw, str) or not raw.strip():
-        raise ExerciseError("no_options", gettext("The starting position is empty: compose one or paste its JSON."))
+        raise AppError("no_options", _("The starting position is empty: compose one or paste its JSON."))
     if len(raw) > MAX_OPTIONS_CHARS:
-        raise ExerciseError("too_long", "That JSON is too long for a starting position.")
+        raise AppError("too_long", _("That JSON is too long for a starting position."))
     try:
         value = limits.loads(raw, what="That JSON")
     except limits.JSONTooBig as exc:
-        raise ExerciseError("too_large", str(exc)) from None
+        raise AppError("too_large", str(exc)) from None
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         where = f" (line {line}, column {exc.colno})" if line else ""
-        raise ExerciseError("bad_json", f"The position is not valid JSON{where}: {getattr(exc, 'msg', exc)}.") from None
+        raise AppError("bad_json", _("The position is not valid JSON%(where)s: %(why)s.")
+                       % {"where": where, "why": getattr(exc, "msg", exc)}) from None
     if not isinstance(value, dict):
-        raise ExerciseError("bad_json", "The position must be a JSON object, like {\"board\": [...], ...}.")
+        raise AppError("bad_json", _("The position must be a JSON object, like {\"board\": [...], ...}."))
     return value
 
 
@@ -102,21 +101,21 @@ def validate(game_slug: str, variant: str | None, options: Any) -> tuple[dict, d
     try:
         game = get_game(game_slug)
     except Exception:  # noqa: BLE001 — an unknown slug is a user error here
-        raise ExerciseError("bad_game", f"There is no game called {game_slug!r}.") from None
+        raise AppError("bad_game", _("There is no game called %(game)r.") % {"game": game_slug}) from None
     variant = variant or game.variants[0]
     if variant not in game.variants:
-        raise ExerciseError("bad_variant", f"{game.name} has no variant {variant!r} "
-                            f"(one of {', '.join(game.variants)}).")
+        raise AppError("bad_variant", _("%(game)s has no variant %(variant)r (one of %(choices)s).")
+                       % {"game": game.name, "variant": variant, "choices": ", ".join(game.variants)})
     options = parse_options(options)
     problem = limits.options_problem(options)
     if problem:
-        raise ExerciseError("too_large", problem)
+        raise AppError("too_large", problem)
     engine_options = {k: v for k, v in options.items() if k != "table_size"}
     try:
         state = game.setup(players=players_for(game, variant, options), variant=variant, seed=1,
                            options=copy.deepcopy(engine_options))
     except IllegalAction as exc:
-        raise ExerciseError(exc.code, exc.message) from None
+        raise from_illegal(exc) from None
     return options, state
 
 
@@ -132,12 +131,12 @@ def preview_payload(game_slug: str, variant: str, options: Any) -> dict:
 
 def create_exercise(classroom: Classroom, name: str, game_slug: str, variant: str | None,
                     options: Any) -> Exercise:
-    """Validate, then save. A bad position raises ExerciseError and saves nothing."""
+    """Validate, then save. A bad position raises AppError and saves nothing."""
     name = (name or "").strip()
     if not name:
-        raise ExerciseError("no_name", gettext("Give the exercise a name."))
+        raise AppError("no_name", _("Give the exercise a name."))
     if len(name) > 80:
-        raise ExerciseError("long_name", gettext("The name is too long (80 characters at most)."))
+        raise AppError("long_name", _("The name is too long (80 characters at most)."))
     game = get_game(game_slug) if game_slug else None
     variant = variant or (game.variants[0] if game else None)
     options, _state = validate(game_slug, variant, options)
@@ -150,8 +149,5 @@ def open_session_from(exercise: Exercise, *, bot_level: str = "strong", show_odd
     options = dict(exercise.options)
     game = get_game(exercise.game)
     options.setdefault("table_size", players_for(game, exercise.variant, options))
-    try:
-        return services.open_session(exercise.classroom, exercise.game, variant=exercise.variant,
-                                     options=options, bot_level=bot_level, show_odds=show_odds)
-    except services.SessionError as exc:
-        raise ExerciseError(exc.code, exc.message) from exc
+    return services.open_session(exercise.classroom, exercise.game, variant=exercise.variant,
+                                 options=options, bot_level=bot_level, show_odds=show_odds)

@@ -24,16 +24,14 @@ from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels
 from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
+from games.errors import AppError, from_illegal
 from games.models import Match, Seat
 
 SESSION_PARTICIPANTS_KEY = "session_participants"  # {class session id: participant id}
 
 
-class SessionError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+# the app's one error (``games.errors.AppError``) under the name this module used before
+SessionError = AppError
 
 
 def table_size(session: ClassSession) -> int:
@@ -52,29 +50,31 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
                  max_participants: int | None = None, language: str = "") -> ClassSession:
     game = get_game(game_slug)
     if language not in ("", *(code for code, _name in settings.LANGUAGES)):
-        raise SessionError("bad_language", gettext("Choose one of the offered languages."))
+        raise AppError("bad_language", gettext("Choose one of the offered languages."))
     cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
     if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
-        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+        raise AppError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
                            % {"max": settings.PARTICIPANT_CAP_MAX})
     variant = variant or game.variants[0]
     if variant not in game.variants:
-        raise SessionError("bad_variant", f"{game.name} has no variant {variant!r}.")
+        raise AppError("bad_variant", gettext("%(game)s has no variant %(variant)r.")
+                       % {"game": game.name, "variant": variant})
     problem = limits.options_problem(options)
     if problem:  # before the engine sees them: a 200,000-card deck is refused here, whoever asks
-        raise SessionError("too_large", problem)
+        raise AppError("too_large", problem)
     options = dict(options or {})
     size = options.get("table_size", game.min_players)
     if type(size) is not int or not game.min_players <= size <= game.max_players:
-        raise SessionError("bad_table_size",
-                           gettext("Tables of %(game)s seat %(low)s to %(high)s players.") % {"game": gettext(game.name), "low": game.min_players, "high": game.max_players})
+        raise AppError("bad_table_size", gettext("Tables of %(game)s seat %(min)d to %(max)d players.")
+                       % {"game": game.name, "min": game.min_players, "max": game.max_players})
     levels = bot_levels(game_slug)
     if levels and bot_level not in levels:
-        raise SessionError("bad_bot", gettext("No bot called %(bot)r; choose one of %(levels)s.") % {"bot": bot_level, "levels": ", ".join(levels)})
+        raise AppError("bad_bot", gettext("No bot called %(bot)r; choose one of %(levels)s.")
+                       % {"bot": bot_level, "levels": ", ".join(levels)})
     try:  # the engine checks the options once, here, so no table fails later
         game.setup(players=size, variant=variant, seed=1, options={k: v for k, v in options.items() if k != "table_size"})
     except IllegalAction as exc:
-        raise SessionError(exc.code, exc.message) from exc
+        raise from_illegal(exc) from exc
     for _ in range(20):
         try:
             with transaction.atomic():
@@ -84,7 +84,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
                     max_participants=cap, language=language)
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
-    raise SessionError("no_code", gettext("Could not find a free join code; try again."))
+    raise AppError("no_code", gettext("Could not find a free join code; try again."))
 
 
 def find_joinable(code: str) -> ClassSession | None:
@@ -116,32 +116,34 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
     if existing is not None:
         return existing
     if removed_from(session, browser_session):
-        raise SessionError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."))
+        raise AppError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."),
+                       status=403)
     if session.status == ClassSession.Status.LOCKED:
-        raise SessionError("locked", gettext("This class session is locked: ask your teacher."))
+        raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", gettext("This class session has ended."))
+        raise AppError("ended", gettext("This class session has ended."), status=403)
     try:
         name = names.clean_name(raw_name)
     except names.BadName as exc:
-        raise SessionError("bad_name", str(exc)) from exc
+        raise AppError("bad_name", str(exc)) from exc
     if may_add is not None and not may_add():
-        raise SessionError("slow_down", gettext("Too many new students from this network at once: wait a minute and try again."))
+        raise AppError("slow_down", gettext("Too many new students from this network at once: wait a minute and try again."),
+                       status=429)
     for _ in range(5):
         try:
             with transaction.atomic():
                 # the session row locked: simultaneous joins are counted one after the other
                 locked = ClassSession.objects.select_for_update().get(pk=session.pk)
                 if locked.participants.count() >= locked.max_participants:
-                    raise SessionError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
-                                       % {"n": locked.max_participants})
+                    raise AppError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
+                                   % {"n": locked.max_participants}, status=403)
                 taken = set(locked.participants.values_list("display_name", flat=True))
                 participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
             break
         except IntegrityError:
             continue
     else:
-        raise SessionError("busy", gettext("Too many students joined at once; try again."))
+        raise AppError("busy", gettext("Too many students joined at once; try again."))
     remember_participant(browser_session, session.pk, participant.pk)
     transaction.on_commit(lambda: announce_session_changed(session.pk))
     return participant
@@ -173,32 +175,29 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     """Seat these participants (and ``bots`` bots) at a new table of the session."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", gettext("This class session has ended."))
+        raise AppError("ended", gettext("This class session has ended."))
     if len(participants) + bots != size:
-        raise SessionError("bad_table", f"A table of this game seats {size}.")
+        raise AppError("bad_table", gettext("A table of this game seats %(n)d.") % {"n": size})
     if not participants:
-        raise SessionError("bad_table", gettext("Seat at least one student at a table."))
+        raise AppError("bad_table", gettext("Seat at least one student at a table."))
     seated = seated_participant_ids(session)
     for p in participants:
         if p.session_id != session.pk or p.removed:
-            raise SessionError("bad_table", f"{p.display_name} is not in this session.")
+            raise AppError("bad_table", gettext("%(name)s is not in this session.") % {"name": p.display_name})
         if p.pk in seated:
-            raise SessionError("bad_table", f"{p.display_name} already has a table.")
+            raise AppError("bad_table", gettext("%(name)s already has a table.") % {"name": p.display_name})
     holders = [match_services.SeatHolder(p.display_name, participant_id=p.pk) for p in participants]
     levels = list(bot_levels(session.game))
     level = session.bot_level if session.bot_level in levels else (levels[0] if levels else "")
     if bots and not level:
-        raise SessionError("no_bot", gettext("This game has no bot yet."))
+        raise AppError("no_bot", gettext("This game has no bot yet."))
     holders += [match_services.SeatHolder(f"Bot {i + 1} ({level})", bot=level) for i in range(bots)]
     random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
     with transaction.atomic():
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        try:
-            match = match_services.create_match(
-                session.game, holders, variant=session.variant, options=engine_options(session),
-                teacher=session.classroom.teacher, label=f"Table {number}")
-        except match_services.ActionRejected as exc:
-            raise SessionError(exc.code, exc.message) from exc
+        match = match_services.create_match(
+            session.game, holders, variant=session.variant, options=engine_options(session),
+            teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
         match.save(update_fields=["show_odds"])
         table = Table.objects.create(session=session, number=number, match=match)
@@ -233,7 +232,7 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     """Remove a student: their seat goes to a bot so their table plays on."""
     participant = session.participants.filter(pk=participant_id, removed=False).first()
     if participant is None:
-        raise SessionError("no_participant", gettext("No such student in this session."))
+        raise AppError("no_participant", gettext("No such student in this session."))
     participant.removed = True
     participant.save(update_fields=["removed"])
     level = session.bot_level or next(iter(bot_levels(session.game)), "")
@@ -249,7 +248,7 @@ def readmit(session: ClassSession, participant_id: int) -> None:
     """The teacher lets a removed student back in: the same browser joins again as before."""
     participant = session.participants.filter(pk=participant_id, removed=True).first()
     if participant is None:
-        raise SessionError("no_participant", gettext("No removed student with that id in this session."))
+        raise AppError("no_participant", gettext("No removed student with that id in this session."))
     participant.removed = False
     participant.save(update_fields=["removed"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))
@@ -257,7 +256,7 @@ def readmit(session: ClassSession, participant_id: int) -> None:
 
 def set_participant_cap(session: ClassSession, cap: int) -> None:
     if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
-        raise SessionError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
+        raise AppError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
                            % {"max": settings.PARTICIPANT_CAP_MAX})
     session.max_participants = cap
     session.save(update_fields=["max_participants"])
@@ -266,7 +265,7 @@ def set_participant_cap(session: ClassSession, cap: int) -> None:
 
 def set_status(session: ClassSession, status: str) -> None:
     if session.status == ClassSession.Status.ENDED:
-        raise SessionError("ended", gettext("This class session has ended."))
+        raise AppError("ended", gettext("This class session has ended."))
     session.status = status
     if status == ClassSession.Status.ENDED:
         session.ended_at = timezone.now()

@@ -21,6 +21,7 @@ from classrooms.qr import qr_svg
 from config import clientip
 from games.bots import bot_levels
 from games.engines import list_games
+from games.errors import AppError
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -60,7 +61,7 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"),
                                             language=data.get("language") or "")
-        except services.SessionError as exc:
+        except AppError as exc:
             form.add_error(None, exc.message)
         else:
             return redirect("classrooms:dashboard", session.pk)
@@ -164,9 +165,9 @@ def join(request: HttpRequest) -> HttpResponse:
 
             try:
                 services.join(session, form.cleaned_data["name"], request.session, may_add=may_add)
-            except services.SessionError as exc:
+            except AppError as exc:
                 form.add_error(None, exc.message)
-                status = {"locked": 403, "ended": 403, "removed": 403, "full": 403, "slow_down": 429}.get(exc.code, 400)
+                status = exc.status
             else:
                 request.session.cycle_key()  # a new session key on joining: no session fixation
                 return redirect("classrooms:lobby", session.pk)

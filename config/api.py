@@ -1,4 +1,5 @@
-"""API-wide error handling: every refusal is a JSON body with a message, never a 500."""
+"""API-wide error handling: every refusal is a JSON body with a message, never a 500. The app's
+own ``AppError`` answers with its code, message and status."""
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -6,8 +7,12 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.errors import AppError
+
 
 def exception_handler(exc, context):
+    if isinstance(exc, AppError):
+        return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         message = "The request body is too large."
         return Response({"detail": message, "message": message}, status=status.HTTP_400_BAD_REQUEST)

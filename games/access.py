@@ -27,6 +27,12 @@ class MatchAccess:
         """The seat whose view this browser receives; None is the public view."""
         return self.seats[0] if self.seats else None
 
+    def acting_seat(self, requested: object = None) -> object:
+        """The seat an action is for: the one asked for, else this browser's own. Whether this
+        browser may act for it is checked in one place, ``games.services.submit_action``
+        (with ``participant_ids``), inside the action's transaction."""
+        return self.view_seat if requested is None else requested
+
 
 def participant_ids(session) -> list[int]:
     raw = session.get(PARTICIPANT_IDS_KEY, []) if session is not None else []

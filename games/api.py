@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -13,6 +14,7 @@ from games.access import MatchAccess, match_access
 from games.bots import bot_levels
 from games.broadcast import announce_match_changed
 from games.engines import list_games
+from games.errors import AppError
 from games.models import Match
 from games.selectors import match_payload, replay_frames, seat_payload
 
@@ -80,17 +82,13 @@ class MatchActions(MatchAccessMixin, APIView):
         access = self.access(request, match_id)
         body = ActionSerializer(data=request.data)
         if not body.is_valid():
-            return Response({"code": "bad_action", "message": "Send {\"seq\": n, \"action\": {...}}.",
+            return Response({"code": "bad_action", "message": _("Send {\"seq\": n, \"action\": {...}}."),
                              "errors": body.errors}, status=400)
-        seat = body.validated_data.get("seat", access.view_seat)
-        if seat is None or seat not in access.seats:
-            return Response({"code": "not_your_seat", "message": "You can only act for your own seat."}, status=403)
-        try:
-            applied = services.submit_action(match_id, seat, body.validated_data["seq"],
-                                             body.validated_data["action"], participant_ids=access.participant_ids)
-        except services.ActionRejected as exc:
-            status = 409 if exc.code == "stale" else 403 if exc.code == "not_your_seat" else 400
-            return Response(exc.as_dict(), status=status)
+        seat = access.acting_seat(body.validated_data.get("seat"))
+        # the service checks the seat is this browser's; its AppError is answered by
+        # config.api.exception_handler (stale 409, not your seat 403, else 400)
+        applied = services.submit_action(match_id, seat, body.validated_data["seq"],
+                                         body.validated_data["action"], participant_ids=access.participant_ids)
         announce_match_changed(applied.match_id, applied.snapshot, applied.events)
         return Response(seat_payload(applied.snapshot, seat, events=applied.events))
 
@@ -103,6 +101,6 @@ class MatchReplay(MatchAccessMixin, APIView):
         access = self.access(request, match_id)
         match = Match.objects.get(pk=match_id)
         if match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED) and not access.is_teacher:
-            return Response({"code": "not_finished", "message": "The replay opens when the match is over."}, status=403)
+            raise AppError("not_finished", _("The replay opens when the match is over."))
         seat = None if access.is_teacher else access.view_seat
         return Response({"match": match.pk, "game": match.game, "frames": replay_frames(match, seat)})

@@ -1,12 +1,13 @@
 """The live match socket: ``/ws/matches/<id>/``.
 
 Client → server: ``{"type": "act", "seq": n, "action": {...}}`` (n = number of actions the
-client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine has
-``preview(state, seat, action)``, ``{"type": "preview", "action": {...}}``: what the action would
+client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine
+declares ``Abilities.preview``, ``{"type": "preview", "action": {...}}``: what the action would
 do, without applying it (engines resolve no chance in a preview, so nothing future leaks).
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
 ``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``,
+every refusal is a ``games.errors.AppError`` (the same codes and words as the REST API),
 the first state after connecting also holds ``"history"``: every event so far that this seat may
 see, rebuilt from the stored log (for a page reloaded or opened late); and, to a student whose seat the teacher handed to a
 bot, ``{"type": "error", "code": "removed", ...}`` before the socket closes (code 4403).
@@ -25,6 +26,7 @@ from config.language import ReaderLanguageMixin
 from games import limits, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
+from games.errors import AppError
 from games.models import Match
 from games.selectors import event_history, match_payload, seat_payload
 from games.snapshot import Snapshot
@@ -76,13 +78,14 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         self.socket_active()
         message, problem = parse_message(text_data, bytes_data)
         if problem:
-            await self.send_error("bad_message", problem)
+            await self.send_error(AppError("bad_message", problem))
             return
         try:
             await self.dispatch_message(message)
         except Exception:  # an unexpected fault must not take the socket down; nothing was applied
             log.exception("match socket message failed: %r", message)
-            await self.send_error("internal", _("Something went wrong on the server; nothing was applied. Try again."))
+            await self.send_error(AppError("internal", _(
+                "Something went wrong on the server; nothing was applied. Try again.")))
 
     async def dispatch_message(self, message: dict) -> None:
         kind = message["type"]
@@ -96,35 +99,34 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
             await self.preview(message.get("action"))
 
     async def preview(self, action: object) -> None:
-        if not isinstance(action, dict) or not self.access.seats:
-            await self.send_json({"type": "preview", "action": action, "ok": False, "code": "bad_message",
-                                  "message": "A preview needs \"action\": a JSON object, from a player."})
+        try:
+            if not isinstance(action, dict) or not self.access.seats:
+                raise AppError("bad_message", _("A preview needs \"action\": a JSON object, from a player."))
+            result = await in_db_pool(services.preview_action)(
+                self.access.match_id, self.access.seats[0], action)
+        except AppError as exc:
+            await self.send_json({"type": "preview", "action": action, "ok": False, **exc.as_dict()})
             return
-        reply = await in_db_pool(services.preview_action)(
-            self.access.match_id, self.access.seats[0], action)
-        await self.send_json({"type": "preview", "action": action, **reply})
+        await self.send_json({"type": "preview", "action": action, "ok": True, "result": result})
 
     async def act(self, message: dict) -> None:
-        seq, action, seat = message.get("seq"), message.get("action"), message.get("seat")
+        seq, action = message.get("seq"), message.get("action")
         if type(seq) is not int or seq < 0:
-            await self.send_error("bad_message", "An action needs \"seq\": the number of moves you have seen.")
+            await self.send_error(AppError("bad_message", _(
+                "An action needs \"seq\": the number of moves you have seen.")))
             return
         if not isinstance(action, dict):
-            await self.send_error("bad_message", "An action needs \"action\": a JSON object.", seq)
+            await self.send_error(AppError("bad_message", _("An action needs \"action\": a JSON object.")), seq)
             return
-        if seat is None and self.access.seats:
-            seat = self.access.seats[0]
-        if type(seat) is not int or seat not in self.access.seats:
-            await self.send_error("not_your_seat", _("You can only act for your own seat."), seq)
-            return
-        try:
+        seat = self.access.acting_seat(message.get("seat"))
+        try:  # the service checks the seat is this browser's, in the same transaction
             applied = await in_db_pool(services.submit_action)(
                 self.access.match_id, seat, seq, action, participant_ids=self.access.participant_ids)
-        except services.ActionRejected as exc:
-            await self.send_error(exc.code, exc.message, seq)
+        except AppError as exc:
+            await self.send_error(exc, seq)
             return
         except Match.DoesNotExist:
-            await self.send_error("gone", _("This match no longer exists."), seq)
+            await self.send_error(AppError("gone", _("This match no longer exists.")), seq)
             return
         # answer this browser at once, then everyone else through the group
         await self.send_snapshot(applied.snapshot, applied.events)
@@ -144,8 +146,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
     async def match_seat_lost(self, event: dict) -> None:
         """The teacher removed a student: their sockets stop receiving the seat's view at once."""
         if self.access.seats and event.get("participant") in self.access.participant_ids:
-            await self.send_json({"type": "error", "code": "removed", "seq": None,
-                                  "message": _("Your teacher removed you from this session.")})
+            await self.send_error(AppError("removed", _("Your teacher removed you from this session.")))
             await self.close(code=4403)
 
     async def send_snapshot(self, snap: Snapshot, events: list | None) -> None:
@@ -161,14 +162,15 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         access = self.access
         payload = await in_db_pool(_payload)(access, events)
         if payload is None:
-            await self.send_json({"type": "error", "code": "gone", "message": _("This match no longer exists.")})
+            await self.send_error(AppError("gone", _("This match no longer exists.")))
             await self.close(code=4404)
             return
         self.last_seq = max(self.last_seq, payload["seq"])
         await self.send_json(payload)
 
-    async def send_error(self, code: str, message: str, seq: int | None = None) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, "seq": seq})
+    async def send_error(self, error: AppError, seq: int | None = None) -> None:
+        """The one way this socket refuses: the error's code and words, and the ``seq`` answered."""
+        await self.send_json(error.as_message(seq=seq))
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content))

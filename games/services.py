@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from games import limits, state_cache
 from games.bots import get_bot
 from games.engines import IllegalAction, State, abilities_of, chance, get_game
+from games.errors import AppError, from_illegal
 from games.models import Action, Match, Seat
 from games.selectors import current_state
 from games.signals import match_changed
@@ -25,8 +26,8 @@ from games.snapshot import Snapshot, snapshot
 MAX_BOT_ACTIONS_PER_CALL = 400
 
 
-class ActionRejected(IllegalAction):
-    """An action (or match set-up) the platform did not apply, with a reason a student can read."""
+# the app's one error (``games.errors.AppError``) under the name this module used before
+ActionRejected = AppError
 
 
 @dataclass
@@ -55,12 +56,12 @@ def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "b
     options = options or {}
     problem = limits.options_problem(options)
     if problem:
-        raise ActionRejected("too_large", problem)
+        raise AppError("too_large", problem)
     seed = secrets.randbelow(2**62) if seed is None else seed
     try:
         state = game.setup(players=len(holders), variant=variant, seed=seed, options=options)
     except IllegalAction as exc:
-        raise ActionRejected(exc.code, exc.message) from exc
+        raise from_illegal(exc) from exc
     with transaction.atomic():
         match = Match.objects.create(game=game_slug, variant=variant, options=options, seed=seed,
                                      players=len(holders), teacher=teacher, label=label)
@@ -99,13 +100,14 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             seats = list(match.seats.all())
             if participant_ids is not None and not any(
                     s.index == seat and s.participant_id in participant_ids for s in seats):
-                raise ActionRejected("not_your_seat", gettext("You can only act for your own seat."))
+                raise AppError("not_your_seat", _("You can only act for your own seat."))
             if match.status != Match.Status.PLAYING:
-                raise ActionRejected("not_playing", gettext("This match is %(status)s.") % {"status": match.get_status_display()})
+                raise AppError("not_playing", _("This match is %(status)s.")
+                               % {"status": match.get_status_display()})
             if seq != match.seq:
-                raise ActionRejected(
-                    "stale", gettext("That move was based on an old board (move %(seq)s); the board is now "
-                                     "at move %(now)s. It was not applied.") % {"seq": seq, "now": match.seq})
+                raise AppError("stale", _("That move was based on an old board (move %(seq)s); the "
+                                          "board is now at move %(now)s. It was not applied.")
+                               % {"seq": seq, "now": match.seq})
             state = current_state(match)
             applied = Applied(match_id, match.seq)
             state = _apply(match, state, seat, action, applied, by_bot=False)
@@ -114,7 +116,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             match.save(update_fields=["seq", "status", "outcome", "finished_at"])
             applied.snapshot = snapshot(match, state, seats)
     except IntegrityError as exc:  # a concurrent writer took this seq first
-        raise ActionRejected("stale", gettext("Someone else's move was recorded first; it was not applied.")) from exc
+        raise AppError("stale", _("Someone else's move was recorded first; it was not applied.")) from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished))
     return applied
@@ -133,11 +135,11 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
            *, by_bot: bool) -> State:
     game = get_game(match.game)
     if not isinstance(action, dict):
-        raise ActionRejected("bad_action", gettext("An action must be a JSON object."))
+        raise AppError("bad_action", _("An action must be a JSON object."))
     try:
         state, events = game.apply(state, seat, action)
     except IllegalAction as exc:
-        raise ActionRejected(exc.code, exc.message) from exc
+        raise from_illegal(exc) from exc
     Action.objects.create(match=match, seq=match.seq, seat=seat, action=action, events=events,
                           by_bot=by_bot)
     match.seq += 1
@@ -149,7 +151,7 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
 def _play_bots(match: Match, state: State, applied: Applied, seats=None) -> State:
     game = get_game(match.game)
     bots = {s.index: s.bot for s in (match.seats.all() if seats is None else seats) if s.bot}
-    for _ in range(MAX_BOT_ACTIONS_PER_CALL):
+    for _turn in range(MAX_BOT_ACTIONS_PER_CALL):
         if game.outcome(state) is not None:
             break
         waiting = game.to_act(state)
@@ -174,19 +176,24 @@ def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
         applied.finished = True
 
 
-def preview_action(match_id: int, seat: int, action: dict) -> dict:
+def preview_action(match_id: int, seat: int, action: object) -> dict:
     """What ``action`` would do for ``seat`` now, without applying it (games declaring
-    ``Abilities.preview``), without the odds where the seat may not see them."""
-    match = Match.objects.get(pk=match_id)
+    ``Abilities.preview``), without the odds where the seat may not see them. Raises
+    ``AppError`` when there is nothing to preview (and why)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise AppError("gone", _("This match no longer exists."))
     game = get_game(match.game)
     abilities = abilities_of(game)
     if not abilities.preview:
-        return {"ok": False, "code": "no_preview", "message": gettext("This game has no previews.")}
+        raise AppError("no_preview", _("This game has no previews."))
+    if not isinstance(action, dict):
+        raise AppError("bad_action", _("An action must be a JSON object."))
     try:
         result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:
-        return {"ok": False, "code": exc.code, "message": exc.message}
-    return {"ok": True, "result": abilities.preview_for(result, show_odds=match.show_odds)}
+        raise from_illegal(exc) from exc
+    return abilities.preview_for(result, show_odds=match.show_odds)
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
 
+from games.errors import AppError
+
 CLOSE_TOO_MANY = 4429
 CLOSE_IDLE = 4408
 COUNT_TTL_SECONDS = 6 * 60 * 60  # a count left by a crashed process fades away
@@ -52,9 +54,8 @@ class SocketLimitsMixin:
         await self.accept()
         if count > settings.SOCKETS_PER_BROWSER:
             await cache.adecr(key)
-            await self.send(text_data=json.dumps({
-                "type": "error", "code": "too_many_sockets",
-                "message": gettext("This browser has too many live pages open: close some tabs.")}))
+            await self.send(text_data=json.dumps(AppError("too_many_sockets", gettext(
+                "This browser has too many live pages open: close some tabs.")).as_message()))
             await self.close(code=CLOSE_TOO_MANY)
             return False
         await cache.atouch(key, COUNT_TTL_SECONDS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from classrooms.models import Classroom, ClassSession
+from games.errors import AppError
 from simulator import credentials, devices, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
 from simulator.models import Backend, QuantumPolicy, Run
@@ -121,8 +123,6 @@ def _stats_access(request, match_id: int) -> StatsAccess:
     return access
 
 
-def _bad(message: str) -> Response:
-    return Response({"detail": message, "message": message}, status=status.HTTP_400_BAD_REQUEST)
 
 
 def _action_param(request) -> int | None:
@@ -143,7 +143,7 @@ class RunList(APIView):
     def get(self, request):
         raw = request.query_params.get("match", "")
         if not raw.isdigit():
-            return _bad("Give the match id: ?match=<id>.")
+            raise AppError("bad_message", _("Give the match id: ?match=<id>."))
         access = _stats_access(request, int(raw))
         runs = selectors.runs_of(access.match, _action_param(request))
         paginator = LimitOffsetPagination()  # a page at a time, like every API list
@@ -160,10 +160,8 @@ class RunList(APIView):
         req = services.RunRequest(match_id=v["match"], backend=v["backend"], shots=v["shots"],
                                   action_number=v.get("action_number"), device=v.get("device", ""),
                                   seed=v.get("seed"))
-        try:
-            run, created = services.request_run(req, access, user=request.user)
-        except services.RunRequestError as exc:
-            return _bad(str(exc))
+        # a refused request is an AppError, answered by config.api.exception_handler (400)
+        run, created = services.request_run(req, access, user=request.user)
         run.refresh_from_db()
         return Response(selectors.run_payload(run),
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
@@ -189,7 +187,7 @@ class RunCancel(RunDetail):
     def post(self, request, run_id: int):
         run = self._run(request, run_id)
         if not services.cancel_run(run):
-            return _bad(f"This run has already ended ({run.status}).")
+            raise AppError("run_ended", _("This run has already ended (%(status)s).") % {"status": run.status})
         run.refresh_from_db()
         return Response(selectors.run_payload(run))
 
@@ -203,7 +201,7 @@ class MatchOdds(APIView):
         try:
             return Response(selectors.match_odds(access.match))
         except NotScorable as exc:
-            return _bad(str(exc))
+            raise AppError("no_circuit", str(exc)) from exc
 
 
 class MatchCircuit(APIView):
@@ -219,7 +217,7 @@ class MatchCircuit(APIView):
         try:
             position = selectors.circuit_of(access.match, _action_param(request))
         except NotScorable as exc:
-            return _bad(str(exc))
+            raise AppError("no_circuit", str(exc)) from exc
         qc = position.circuit
         return Response({"match": match_id, "action_number": position.action_number,
                          "num_qubits": qc.num_qubits, "num_clbits": qc.num_clbits,
@@ -265,7 +263,7 @@ class ClassIBMToken(APIView):
                                    channel=str(body.get("channel", "") or "ibm_quantum_platform"),
                                    default_device=str(body.get("default_device", "") or ""))
         except credentials.CredentialError as exc:
-            return _bad(str(exc))
+            raise AppError("bad_token", str(exc)) from exc
         return Response(credentials.credential_status(classroom))
 
     @extend_schema(request=None, responses={204: None}, summary="Forget the class's IBM Quantum token")

@@ -9,7 +9,8 @@ classical register) in qiskit's order: the rightmost character is classical bit 
 * ``score(key)``: the score per side of one outcome,
 * ``exact()``: the engine's own Born distribution ``{key: p}``, or None (then the back end
   computes it from the circuit),
-* ``actual()``: the score the match really got at this position, or None.
+* ``actual()``: the score the match really got at this position, or None,
+* ``final_board()``: the measured board to draw beside the odds (QTris), or None.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ class Scorer(Protocol):
     def exact(self) -> dict[str, float] | None: ...
 
     def actual(self) -> tuple[int, ...] | None: ...
+
+    def final_board(self) -> list[str] | None: ...
 
 
 class NotScorable(ValueError):
@@ -62,6 +65,11 @@ class QTrisScorer:
         lines = self.state.get("lines")
         return (lines["white"], lines["black"]) if lines else None
 
+    def final_board(self) -> list[str] | None:
+        """The measured board at the end (W/B per square), once there is one."""
+        board = self.state.get("final_board")
+        return ["W" if b == 0 else "B" for b in board] if board else None
+
 
 @dataclass
 class PokerScorer:
@@ -93,6 +101,9 @@ class PokerScorer:
         if not result:
             return None
         return tuple(result["scores"][s] or 0 for s in self.seats)
+
+    def final_board(self) -> list[str] | None:
+        return None  # the cards are shown on the game's own board
 
 
 def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:

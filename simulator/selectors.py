@@ -100,9 +100,7 @@ def match_odds(match: Match) -> dict[str, Any]:
     hardware = latest_done(match, position.action_number, Backend.IBM)
     sides = exact["sides"]
     state = position.state
-    board = None
-    if match.game == "qtris" and state.get("final_board"):
-        board = ["W" if b == 0 else "B" for b in state["final_board"]]
+    board = position.scorer.final_board()
     return {
         "match": match.pk, "game": match.game, "status": match.status,
         "action_number": position.action_number, "finished": match.status == Match.Status.FINISHED,
@@ -188,7 +186,7 @@ def session_statistics(session: ClassSession) -> dict[str, Any]:
         sides_seen: dict[str, dict] = {}
         for p in row["players"]:
             sides_seen.setdefault(p["side"], p)
-        if row["game"] == "qtris" and "white" in sides_seen and "black" in sides_seen:
+        if "white" in sides_seen and "black" in sides_seen:   # QTris's colours
             distribution[f"W{sides_seen['white']['score']} B{sides_seen['black']['score']}"] += 1
         else:
             distribution[" – ".join(str(p["score"]) for p in sides_seen.values())] += 1

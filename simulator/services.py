@@ -17,7 +17,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from games.errors import AppError
 from games.models import Match
 from simulator import backends, devices, ibm, quotas
 from simulator.access import StatsAccess, classroom_of
@@ -34,8 +36,8 @@ STUDENT_MAX_SHOTS_LIMIT = 100_000  # the most a teacher may let students ask for
 DEFAULT_SHOTS = 4096
 
 
-class RunRequestError(ValueError):
-    """A request that cannot be run; the message says why (shown as a 400)."""
+# the app's one error (``games.errors.AppError``, a 400 here) under the name this module used
+RunRequestError = AppError
 
 
 @dataclass
@@ -62,36 +64,40 @@ def request_key(match_id: int, action_number: int, backend: str, device: str, sh
 def _validate(req: RunRequest, access: StatsAccess) -> tuple[int, str, int, int]:
     match = access.match
     if req.backend not in Backend.values:
-        raise RunRequestError(f"Unknown back end {req.backend!r}; choose one of {', '.join(Backend.values)}.")
+        raise AppError("bad_backend", _("Unknown back end %(backend)r; choose one of %(choices)s.")
+                       % {"backend": req.backend, "choices": ", ".join(Backend.values)})
     action = match.seq if req.action_number is None else req.action_number
     if not isinstance(action, int) or action < 0 or action > match.seq:
-        raise RunRequestError(f"This match has {match.seq} actions; there is no position {action}.")
+        raise AppError("bad_position", _("This match has %(n)s actions; there is no position %(at)s.")
+                       % {"n": match.seq, "at": action})
     device = (req.device or "").strip()
     shots = 0 if req.backend == Backend.EXACT else req.shots
     if req.backend != Backend.EXACT:
         if not isinstance(shots, int) or not 1 <= shots <= MAX_SHOTS:
-            raise RunRequestError(f"shots must be a whole number from 1 to {MAX_SHOTS}.")
+            raise AppError("bad_shots", _("shots must be a whole number from 1 to %(max)d.") % {"max": MAX_SHOTS})
         if access.max_shots is not None and shots > access.max_shots:
-            raise RunRequestError(f"Students may ask for at most {access.max_shots} shots.")
+            raise AppError("too_many_shots", _("Students may ask for at most %(max)d shots.")
+                           % {"max": access.max_shots})
     if req.backend in (Backend.EXACT, Backend.AER):
         device = ""
     elif req.backend == Backend.AER_NOISY:
         device = device or devices.DEFAULT_DEVICE
         if device not in devices.FAKE_DEVICES:
-            raise RunRequestError(f"Unknown device {device!r}; choose one of {', '.join(devices.FAKE_DEVICES)}.")
+            raise AppError("bad_device", _("Unknown device %(device)r; choose one of %(choices)s.")
+                           % {"device": device, "choices": ", ".join(devices.FAKE_DEVICES)})
     elif req.backend == Backend.IBM:
         if not access.is_teacher:
-            raise RunRequestError("Only the teacher can send circuits to IBM Quantum hardware.")
+            raise AppError("teacher_only", _("Only the teacher can send circuits to IBM Quantum hardware."))
         classroom = classroom_of(match)
         credential = IBMCredential.objects.filter(classroom=classroom).first() if classroom else None
         if credential is None:
-            raise RunRequestError("Save an IBM Quantum API token for this class first.")
+            raise AppError("no_token", _("Save an IBM Quantum API token for this class first."))
         device = device or credential.default_device
         if not device:
-            raise RunRequestError("Name the IBM Quantum device to use (e.g. ibm_brisbane).")
+            raise AppError("no_device", _("Name the IBM Quantum device to use (e.g. ibm_brisbane)."))
     seed = req.seed if req.seed is not None else default_seed(match, action, req.backend, device)
     if not isinstance(seed, int) or not 0 <= seed < 2**62:
-        raise RunRequestError("seed must be a whole number from 0 to 2^62.")
+        raise AppError("bad_seed", _("seed must be a whole number from 0 to 2^62."))
     return action, device, shots, seed
 
 
@@ -102,14 +108,14 @@ def request_run(req: RunRequest, access: StatsAccess, *, user=None) -> tuple[Run
     try:
         position = load_position(access.match, action)
     except NotScorable as exc:
-        raise RunRequestError(str(exc)) from exc
+        raise AppError("no_circuit", str(exc)) from exc
     key = request_key(access.match.pk, action, req.backend, device, shots, seed)
     existing = Run.objects.filter(request_key=key).values_list("status", flat=True).first()
     if existing is None or existing in (Run.Status.FAILED, Run.Status.CANCELLED):
         try:  # a new (or re-queued) run counts against the quotas; asking again for one does not
             quotas.check(classroom_of(access.match), user, access.participant_id)
         except quotas.QuotaExceeded as exc:
-            raise RunRequestError(str(exc)) from exc
+            raise AppError("quota", str(exc)) from exc
     with transaction.atomic():
         run, created = Run.objects.get_or_create(request_key=key, defaults={
             "match": access.match, "action_number": action, "backend": req.backend,

@@ -23,6 +23,7 @@ from classrooms import services
 from classrooms.models import ClassSession
 from games.engines import list_games
 from games.engines.base import render_text
+from games.errors import AppError
 from games.event_text import localize
 from tests.support.engines import playout
 
@@ -218,7 +219,7 @@ def test_the_teacher_sets_the_session_language_in_the_form_and_bad_values_change
     response = client.post(url, {"game": "quantum-tictactoe", "variant": "basic", "bot_level": "strong",
                                  "language": "xx", "options": ""})
     assert response.status_code == 200 and ClassSession.objects.filter(classroom=classroom).count() == 1
-    with pytest.raises(services.SessionError):
+    with pytest.raises(AppError):
         services.open_session(classroom, "quantum-tictactoe", language="klingon")
 
 

@@ -94,7 +94,7 @@ def test_a_removed_student_is_never_seated_again_by_auto_pair_the_waiting_list_o
     # the dashboard's "seat selected together" command as well
     refused = session_consumers._command(session.pk, {"type": "seat_table", "participants": [student("Ada").pk],
                                                       "bots": 1})
-    assert refused and refused[0] == "bad_table"
+    assert refused and refused.code == "bad_table"
 
 
 def test_a_removed_students_browser_cannot_join_again_under_another_name(session):

@@ -211,3 +211,32 @@ def test_a_student_acts_only_for_their_own_seat_in_their_own_session(server, tea
     ok = x.api("POST", f"/api/matches/{table.match_id}/actions/", {"seq": 0, "action": {"squares": [1, 2]}})
     assert ok.status_code == 200 and ok.json()["seq"] == 1
     assert Action.objects.filter(match_id=table.match_id).count() == 1
+
+
+def test_a_refusal_has_the_same_code_and_words_on_the_socket_and_the_api(server, teacher):
+    """One error vocabulary: the socket's error message and the API's body carry the service's
+    AppError (code, message), the API with its status; a preview is refused the same way."""
+    table = open_table(server)
+    x = table.students[0]
+    assert x.api("POST", f"/api/matches/{table.match_id}/actions/",
+                 {"seq": 0, "action": {"squares": [1, 2]}}).status_code == 200
+
+    async def scenario():
+        ws = await x.socket(f"/ws/matches/{table.match_id}/")
+        await receive(ws)
+        await ws.send(json.dumps({"type": "act", "seq": 0, "action": {"squares": [3, 4]}}))
+        stale = await receive(ws, "error")
+        await ws.send(json.dumps({"type": "preview", "action": {"squares": [3, 4]}}))
+        no_preview = await receive(ws, "preview")
+        await ws.send(json.dumps({"type": "preview", "action": [3, 4]}))
+        junk = await receive(ws, "preview")
+        await ws.close()
+        return stale, no_preview, junk
+
+    stale, no_preview, junk = run_async(scenario())
+    api = x.api("POST", f"/api/matches/{table.match_id}/actions/", {"seq": 0, "action": {"squares": [3, 4]}})
+    assert api.status_code == 409
+    assert api.json() == {"code": "stale", "message": stale["message"]} and stale["seq"] == 0
+    assert no_preview["ok"] is False and no_preview["code"] == "no_preview" and no_preview["message"]
+    assert junk["ok"] is False and junk["code"] == "bad_message" and "result" not in junk
+    assert Action.objects.filter(match_id=table.match_id).count() == 1

@@ -6,6 +6,7 @@ import copy
 import pytest
 
 from games import services
+from games.errors import AppError
 from games.models import Match
 from tests.engines.test_qtris_preview import OPTIONS
 
@@ -22,21 +23,30 @@ def qtris_match(**fields) -> Match:
 def test_a_preview_shows_the_odds_only_where_players_may_see_them():
     match = qtris_match()
     shown = services.preview_action(match.pk, 0, {"card": "X", "squares": [1]})
-    assert shown["ok"] and "analysis" in shown["result"] and "delta" in shown["result"]
+    assert "analysis" in shown and "delta" in shown
     Match.objects.filter(pk=match.pk).update(show_odds=False)
     hidden = services.preview_action(match.pk, 0, {"card": "X", "squares": [1]})
-    assert hidden["ok"] and "analysis" not in hidden["result"] and "delta" not in hidden["result"]
-    assert hidden["result"]["board"]
+    assert "analysis" not in hidden and "delta" not in hidden
+    assert hidden["board"]
     assert Match.objects.get(pk=match.pk).seq == 0  # a preview applies nothing
 
 
-def test_an_illegal_preview_says_why_and_a_game_without_previews_says_so():
+def test_an_illegal_preview_raises_the_app_error_and_a_game_without_previews_says_so():
     match = qtris_match()
-    refused = services.preview_action(match.pk, 1, {"card": "Z", "squares": [1]})
-    assert not refused["ok"] and refused["message"]
+    with pytest.raises(AppError) as refused:
+        services.preview_action(match.pk, 1, {"card": "Z", "squares": [1]})
+    assert refused.value.message and refused.value.status == 400
+    with pytest.raises(AppError) as junk:
+        services.preview_action(match.pk, 0, ["not", "an", "object"])
+    assert junk.value.code == "bad_action"
     holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
     qttt = services.create_match("quantum-tictactoe", holders)
-    assert services.preview_action(qttt.pk, 0, {"squares": [1, 2]})["code"] == "no_preview"
+    with pytest.raises(AppError) as none:
+        services.preview_action(qttt.pk, 0, {"squares": [1, 2]})
+    assert none.value.code == "no_preview"
+    with pytest.raises(AppError) as gone:
+        services.preview_action(10**9, 0, {"squares": [1, 2]})
+    assert gone.value.code == "gone" and gone.value.status == 404
 
 
 def test_bots_play_their_turns_inside_the_same_transaction():
@@ -82,7 +92,7 @@ def test_the_service_refuses_a_move_based_on_a_board_ahead_of_the_stored_one():
     for seq in (match.seq + 1, match.seq + 5):
         with pytest.raises(services.ActionRejected) as ahead:
             services.submit_action(match.pk, 0, seq, {"squares": [1, 2]}, participant_ids=(1,))
-        assert ahead.value.code == "stale" and ahead.value.message
+        assert ahead.value.code == "stale" and ahead.value.message and ahead.value.status == 409
         assert_nothing_applied(match, 0)
     applied = services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,))
     assert applied.seq == 1
@@ -98,7 +108,7 @@ def test_the_service_refuses_a_move_for_another_seat_even_when_that_seat_is_to_a
     # X (seat 0, Ada) is to act and the move is legal for seat 0: only the holder may make it
     with pytest.raises(services.ActionRejected) as other:
         services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(2,))
-    assert other.value.code == "not_your_seat" and other.value.message
+    assert other.value.code == "not_your_seat" and other.value.message and other.value.status == 403
     assert_nothing_applied(match, 0)
     for seat in (1, 2, -1):                              # Bo's own seat is not to act; no such seats
         with pytest.raises(services.ActionRejected) as refused:

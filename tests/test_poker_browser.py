@@ -2,7 +2,7 @@
 play a whole hand by clicking community cards and target qubits; at every step each student's
 page shows its own hidden values and never the other student's (compared with the DB state);
 the pot is awarded and the result, with the physics-mode teaching point, is shown. The teacher's
-page has the analysis panel, the students' pages do not."""
+page has the analysis panel, the students' pages only the odds from what the table knows."""
 from __future__ import annotations
 
 import os
@@ -156,6 +156,7 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     other = {ada: seats[bo], bo: seats[ada]}
     checked = plays = 0
     shot_pick = "poker-pick.png"
+    public_odds_seen = False
     for _ in range(40):
         if all(p.locator("#result:not(.hidden)").count() for p in (ada, bo)):
             break
@@ -163,7 +164,10 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
             if page.locator("#result:not(.hidden)").count():
                 continue
             checked += check_secrets(page, seats[page], other[page])
-            assert page.locator(".qp-analysis").count() == 0  # students never get the analysis
+            assert page.locator(".qp-analysis").count() == 0  # students never get the exact odds
+            if page.locator(".qp-public-odds").count():      # only the public ones (during a hand)
+                assert "Cards P(1)" not in page.locator(".qp-public-odds").inner_text()
+                public_odds_seen = True
             if play_turn(page, shot_pick):
                 plays += 1
                 if plays == 1:
@@ -172,6 +176,7 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
                 shot_pick = None
         ada.wait_for_timeout(150)
     assert plays >= 2 and checked >= 4
+    assert public_odds_seen, "the students' pages showed the odds from public knowledge"
 
     for page in (ada, bo):
         expect(page.locator("#result")).to_be_visible(timeout=10_000)

@@ -16,22 +16,28 @@ once, as a class attribute ``abilities`` holding an ``Abilities``::
         slug = "my-game"
         ...
         abilities = Abilities(
-            preview=True,                                 # def preview(self, state, seat, action)
-            preview_odds_keys=("analysis", "delta"),      # preview keys that carry odds
-            public_analysis_keys=("p_white", "p_win"),    # players may see these ...
-            teacher_only_analysis_keys=("kets",),         # ... these only the teacher
-            live_odds=True,                               # mid-game statistics pages for players
-            circuit=True, circuit_option="",              # circuit() returns a QuantumCircuit
-        )
+            preview=True,                                # def preview(self, state, seat, action)
+            preview_odds_keys=("analysis", "delta"),     # preview keys that carry odds
+            public_analysis_keys=("hand", "expected_public"),   # players may see these ...
+            teacher_only_analysis_keys=("expected_exact",),     # ... only the teacher these
+            live_odds=False,                             # True: nothing in the odds is secret,
+                                                         #   players open statistics mid-game
+            circuit=True, circuit_option="physics_mode", # circuit() returns a QuantumCircuit
+        )                                                #   (only when that option is true)
 
 An engine that declares nothing has ``Abilities()``: no preview, no analysis for players
 (the teacher sees all of it), no circuit. The platform never looks for methods with
 ``hasattr`` nor tests game slugs: it reads ``abilities_of(game)`` and applies the policy
-centrally (``Abilities.analysis_for``, ``preview_for``, ``has_circuit``,
-``statistics_mid_game``). ``tests/test_engine_conformance.py`` checks that every engine's
-declaration is true of the engine (a declared preview works, an undeclared one is absent;
-a declared circuit is a ``QuantumCircuit`` for a started game, an undeclared one is None;
-every key ``analysis`` returns is declared public or teacher-only, never both).
+centrally (``Abilities.may_see_analysis`` / ``analysis_for`` for the payloads,
+``preview_for`` for previews, ``has_circuit`` for the statistics and circuit pages — which
+also need a scorer in ``simulator.scoring.SCORERS`` — and ``statistics_mid_game``).
+Players see public analysis keys only while the teacher shows the odds (``show_odds``).
+
+``tests/test_engine_conformance.py`` checks that every engine's declaration is true of the
+engine: a declared preview works (an undeclared one is absent); a declared circuit is a
+``QuantumCircuit`` for a started game (an undeclared one is None); every key ``analysis``
+returns is declared public or teacher-only, and the public part is the same for a twin with
+other secrets; ``live_odds`` only with no teacher-only key.
 
 Event texts in the reader's language
 ------------------------------------

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -65,7 +66,8 @@ class JoinForm(forms.Form):
     # No max_length here: a browser's maxlength cuts a pasted name silently; names.clean_name
     # refuses a long one with the reason instead.
     name = forms.CharField(label=_("Your name"),
-                           help_text=_("Up to %(max)d characters, in any alphabet.") % {"max": names.MAX_LENGTH},
+                           help_text=lazy(lambda: gettext("Up to %(max)d characters, in any alphabet.")
+                                          % {"max": names.MAX_LENGTH}, str)(),
                            widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": _("First name")}))
 
     def clean_name(self) -> str:

@@ -31,8 +31,35 @@ def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
                 e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext)}
             except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
                 pass
+        if isinstance(e, dict) and isinstance(e.get("explain"), dict):
+            e = {**e, "explain": localize_explain(texts, e["explain"])}
         out.append(e)
     return out
+
+
+def localize_explain(texts: dict[str, str], explain: dict) -> dict:
+    """An explanation of a card play (QTris: ``messages`` beside the English ``text``, and the
+    squares' ``changes``) in the active language."""
+    messages = explain.get("messages")
+    if not isinstance(messages, list):
+        return explain
+    try:
+        out = {**explain, "text": " ".join(render_text(texts, m["code"], m["params"], gettext)
+                                           for m in messages)}
+        out["changes"] = [
+            {**ch, "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext),
+             "after": render_text(texts, ch["after_message"]["code"], ch["after_message"]["params"], gettext)}
+            if "before_message" in ch else ch for ch in explain.get("changes", [])]
+        return out
+    except (KeyError, TypeError, ValueError):
+        return explain
+
+
+def localize_preview(game_slug: str, result: dict) -> dict:
+    """A preview's explanation in the active language."""
+    if isinstance(result, dict) and isinstance(result.get("explain"), dict):
+        return {**result, "explain": localize_explain(texts_of(game_slug), result["explain"])}
+    return result
 
 
 def localize_view(game_slug: str, view: dict) -> dict:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
 from games.engines import get_game
+from games.event_text import localize_view
 from games.models import Match
 from games.selectors import state_at
 from games.snapshot import seat_name
@@ -121,7 +122,7 @@ def board_at(match: Match, action_number: int) -> dict[str, Any]:
 
     state = state_at(match, action_number)
     game = get_game(match.game)
-    return {"view": game.view(state, None), "seats": seats_summary(match.seats.order_by("index")),
+    return {"view": localize_view(match.game, game.view(state, None)), "seats": seats_summary(match.seats.order_by("index")),
             "outcome": game.outcome(state) if action_number == match.seq else None,
             "final": match.status == Match.Status.FINISHED and action_number == match.seq}
 

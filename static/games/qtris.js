@@ -471,7 +471,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
 
   // a side with the students who play it: "Alice — Zoë" (the seats' names come with the message)
   function sideName(v, s) {
-    const side = (v.side_names || [])[s] || `side ${s + 1}`;
+    const side = (v.side_names || [])[s] || tr("side %(n)s", { n: s + 1 });
     const who = ((last && last.seats) || []).filter((x) => (v.seat_sides || [])[x.index] === s).map((x) => x.name);
     return who.length ? `${side} — ${who.join(" & ")}` : side;
   }
@@ -481,9 +481,9 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const v = view();
     controls.replaceChildren();
     const head = h("div", { class: "qtris-status" });
-    if (v.turn) head.append(h("span", { class: "pill" }, `Turn ${v.turn.number} / ${v.turn.total}: ${sideName(v, v.turn.side)} · ${v.turn.plays_left} play(s) left`));
-    else head.append(h("span", { class: "pill" }, { roll: "Rolling for the first player", color: "Choosing colours", mulligan: "Mulligan", over: "Game over" }[v.phase] || v.phase));
-    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ White" : "● Black"}`).join(" · ")));
+    if (v.turn) head.append(h("span", { class: "pill" }, tr("Turn %(number)s / %(total)s: %(side)s · %(left)s play(s) left", { number: v.turn.number, total: v.turn.total, side: sideName(v, v.turn.side), left: v.turn.plays_left })));
+    else head.append(h("span", { class: "pill" }, { roll: _("Rolling for the first player"), color: _("Choosing colours"), mulligan: _("Mulligan"), over: _("Game over") }[v.phase] || v.phase));
+    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ " + _("White") : "● " + _("Black")}`).join(" · ")));
     head.append(h("span", { class: "pill" }, tr("deck %(n)s", { n: v.deck_size })));
     controls.append(head);
     const L = legal();

@@ -40,7 +40,7 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \
 	  (echo "Installing Chromium for the browser tests (Debian package)…" && apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
 
-test: install chromium
+test: install chromium gettext-tools
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

@@ -176,7 +176,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session, language: str | None) -> tuple[MatchAccess | None, dict | None]:
+def _open(match_id: int, user, session, language: str | None = None) -> tuple[MatchAccess | None, dict | None]:
     """Who this socket is and its first payload (with the event log so far, in the reader's
     ``language``), in one trip to the database thread."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()

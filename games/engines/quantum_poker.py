@@ -348,12 +348,12 @@ class QuantumPoker:
     def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
               options: dict | None = None) -> State:
         if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction("bad_players", "QuantumPoker is for 2 to 5 players.")
+            raise IllegalAction("bad_players", gettext_noop("QuantumPoker is for 2 to 5 players."))
         if variant not in self.variants:
             raise IllegalAction("bad_variant",
                                 f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
         if not is_int(seed):
-            raise IllegalAction("bad_seed", "The seed must be an integer.")
+            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
         opts = _parse_options(options)
         state: State = {
             "game": SLUG,
@@ -410,9 +410,9 @@ class QuantumPoker:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
-            raise IllegalAction("match_over", "The match is over.")
+            raise IllegalAction("match_over", gettext_noop("The match is over."))
         if not is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
         move = _parse_action(state, seat, action)
         new = clone(state)
         n = new["actions"] + 1
@@ -443,7 +443,7 @@ class QuantumPoker:
 
     def view(self, state: State, seat: int | None) -> dict:
         if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-            raise IllegalAction("bad_seat", "No such seat.")
+            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
         seats = []
@@ -591,7 +591,7 @@ def _parse_options(options: Any) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise IllegalAction("bad_option", "Options must be a JSON object.")
+        raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
     unknown = set(options) - set(DEFAULT_OPTIONS)
     if unknown:
         raise IllegalAction("bad_option",

@@ -358,7 +358,7 @@ class QuantumTicTacToe:
 
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["scores"] is not None:
-            raise IllegalAction("game_over", "the game is over")
+            raise IllegalAction("game_over", gettext_noop("the game is over"))
         if not is_int(seat) or seat not in self.to_act(state):
             waiting = self.to_act(state)[0]
             doing = "choose the collapse" if state["collapse"] else "move"
@@ -425,7 +425,7 @@ class QuantumTicTacToe:
             square = self._parse_collapse(state, action)
             return self._collapse(state, seat, square)
         if "collapse" in action:
-            raise IllegalAction("no_collapse", "there is no cycle to collapse now")
+            raise IllegalAction("no_collapse", gettext_noop("there is no cycle to collapse now"))
         squares = self._parse_spooky_move(state, action)
         if squares[0] == squares[1]:
             return self._fill_last_square(state, seat, squares[0])

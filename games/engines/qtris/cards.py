@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 import quantum
-from games.engines.base import IllegalAction, is_int
+from games.engines.base import IllegalAction, gettext_noop, is_int
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board
@@ -187,7 +187,7 @@ def card_squares(card: str, action: dict) -> list[int]:
     squares = action.get("squares", [])
     if need is None:
         if not isinstance(squares, list) or len(squares) > 1 or not all(is_square(s) for s in squares):
-            raise IllegalAction("bad_squares", "I takes no square (or one square 1–9)")
+            raise IllegalAction("bad_squares", gettext_noop("I takes no square (or one square 1–9)"))
         return []
     if not isinstance(squares, list) or len(squares) != need or not all(is_square(s) for s in squares):
         raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
@@ -209,9 +209,9 @@ def check_play(board: Board, variant: str, hand: list[str], action: dict
         raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
     if "discard" in action:
         if set(action) != {"card", "discard"}:
-            raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'discard']")
+            raise IllegalAction("bad_action", gettext_noop("this action needs exactly the keys ['card', 'discard']"))
         if action["discard"] is not True:
-            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
+            raise IllegalAction("bad_action", gettext_noop("discard with {\"discard\": true}"))
         if legal_targets(board, variant, card):
             raise IllegalAction("has_target", f"the {card} card has a legal target: "
                                 "it may be discarded only when it cannot be played")

@@ -48,6 +48,7 @@ from games.engines.base import (
     State,
     chance,
     event,
+    gettext_noop,
     is_int,
     message,
 )
@@ -160,9 +161,9 @@ class QTris:
             raise _illegal("bad_option", f"unknown option(s): {', '.join(sorted(unknown))}")
         noise_exercise = options.get("noise_exercise", False)
         if not isinstance(noise_exercise, bool):
-            raise _illegal("bad_option", "noise_exercise must be true or false")
+            raise _illegal("bad_option", gettext_noop("noise_exercise must be true or false"))
         if noise_exercise and variant != "noise":
-            raise _illegal("bad_option", "noise_exercise is an option of the noise variant")
+            raise _illegal("bad_option", gettext_noop("noise_exercise is an option of the noise variant"))
         state: State = {
             "game": "qtris", "variant": variant, "seed": seed, "players": players,
             "n_sides": n_sides, "action_number": 0, "phase": "roll",
@@ -184,7 +185,7 @@ class QTris:
             except BoardError as exc:
                 raise _illegal("bad_board", str(exc)) from None
         elif options.get("pairs"):
-            raise _illegal("bad_board", "pairs were given without a board")
+            raise _illegal("bad_board", gettext_noop("pairs were given without a board"))
         else:
             board = random_board(rng, variant)
         self._start_board(state, board)
@@ -228,9 +229,9 @@ class QTris:
                 raise _illegal("bad_colors", f"seats of side {side} were given different colours")
         out = [per_side[s] for s in range(n_sides)]
         if n_sides == 2 and out[0] == out[1]:
-            raise _illegal("bad_colors", "the two sides must play different colours")
+            raise _illegal("bad_colors", gettext_noop("the two sides must play different colours"))
         if n_sides == 3 and (out[0] != out[2] or out[1] == out[0]):
-            raise _illegal("bad_colors", "Alice and Bob share one colour, Eve has the other")
+            raise _illegal("bad_colors", gettext_noop("Alice and Bob share one colour, Eve has the other"))
         return out
 
     def _start_board(self, state: State, board: Board) -> None:
@@ -272,7 +273,7 @@ class QTris:
             rng.shuffle(deck)
         if hands is None:
             if len(deck) < HAND_SIZE * n_sides:
-                raise _illegal("bad_deck", "the deck is too small to deal the hands")
+                raise _illegal("bad_deck", gettext_noop("the deck is too small to deal the hands"))
             hands = [deck[HAND_SIZE * i:HAND_SIZE * (i + 1)] for i in range(n_sides)]
             deck = deck[HAND_SIZE * n_sides:]
         state["hands"] = hands
@@ -450,7 +451,7 @@ class QTris:
             raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
                            f"(waiting for seats {self.to_act(state)})")
         if not isinstance(action, dict):
-            raise _illegal("bad_action", "an action must be an object")
+            raise _illegal("bad_action", gettext_noop("an action must be an object"))
         new = copy.deepcopy(state)
         new["action_number"] += 1
         events: list[Event] = []
@@ -465,7 +466,7 @@ class QTris:
         elif phase == "operations":
             self._apply_operation(new, side, action, events)
         else:
-            raise _illegal("game_over", "the game is over")
+            raise _illegal("game_over", gettext_noop("the game is over"))
         new["events"] = (new["events"] + events)[-EVENTS_KEPT:]
         return new, events
 
@@ -480,9 +481,9 @@ class QTris:
     def _apply_roll(self, state: State, side: int, action: Action, events: list[Event]) -> None:
         self._expect_keys(action, {"roll"})
         if action["roll"] is not True:
-            raise _illegal("bad_action", "roll with {\"roll\": true}")
+            raise _illegal("bad_action", gettext_noop("roll with {\"roll\": true}"))
         if side not in state["roll_pending"]:
-            raise _illegal("not_your_turn", "this side has already rolled")
+            raise _illegal("not_your_turn", gettext_noop("this side has already rolled"))
         d10 = chance(state["seed"], state["action_number"], "d10").randint(1, 10)
         state["rolls"][str(side)] = d10
         state["roll_pending"].remove(side)
@@ -511,7 +512,7 @@ class QTris:
         self._expect_keys(action, {"color"})
         c = action["color"]
         if c not in ("white", "black"):
-            raise _illegal("bad_color", "choose 'white' or 'black'")
+            raise _illegal("bad_color", gettext_noop("choose 'white' or 'black'"))
         other = "black" if c == "white" else "white"
         state["colors"] = [c if s == side else other for s in range(state["n_sides"])]
         events.append(event(EVENT_TEXTS, "color", f"plays_{c}", {"side": self._name(state, side)},
@@ -521,11 +522,11 @@ class QTris:
     def _apply_mulligan(self, state: State, side: int, action: Action, events: list[Event]) -> None:
         self._expect_keys(action, {"mulligan"})
         if side not in state["mulligan_pending"]:
-            raise _illegal("not_your_turn", "this side has already done its mulligan")
+            raise _illegal("not_your_turn", gettext_noop("this side has already done its mulligan"))
         choice = action["mulligan"]
         hand = list(state["hands"][side])
         if not isinstance(choice, list):
-            raise _illegal("bad_mulligan", "mulligan takes a list of card indexes or names")
+            raise _illegal("bad_mulligan", gettext_noop("mulligan takes a list of card indexes or names"))
         if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
                 raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
@@ -540,7 +541,7 @@ class QTris:
                 keep.remove(name)
                 gone.append(name)
         else:
-            raise _illegal("bad_mulligan", "mulligan takes card indexes or card names, not a mix")
+            raise _illegal("bad_mulligan", gettext_noop("mulligan takes card indexes or card names, not a mix"))
         n = len(gone)
         state["hands"][side] = keep
         state["hidden_discards"] += gone
@@ -591,7 +592,7 @@ class QTris:
                            "(with 2 cards in hand), may measure")
         spec = action["eve_measure"]
         if not isinstance(spec, dict) or set(spec) != {"squares", "basis"}:
-            raise _illegal("bad_action", "eve_measure needs {\"squares\": [...], \"basis\": ...}")
+            raise _illegal("bad_action", gettext_noop("eve_measure needs {\"squares\": [...], \"basis\": ...}"))
         squares, basis = spec["squares"], spec["basis"]
         if basis not in BASES:
             raise _illegal("bad_basis", f"basis must be one of {', '.join(BASES)}")
@@ -601,7 +602,7 @@ class QTris:
         discard = action["discard"]
         hand = list(state["hands"][side])
         if not isinstance(discard, list) or len(discard) != 2:
-            raise _illegal("bad_discard", "Eve discards exactly two cards (by name) to measure")
+            raise _illegal("bad_discard", gettext_noop("Eve discards exactly two cards (by name) to measure"))
         for c in discard:
             if not isinstance(c, str) or c not in hand:
                 raise _illegal("bad_discard", f"no {c!r} card (left) in Eve's hand")

@@ -19,7 +19,15 @@ import copy
 from typing import Any
 
 import quantum
-from games.engines.base import Action, IllegalAction, State, is_int, message, render_text
+from games.engines.base import (
+    Action,
+    IllegalAction,
+    State,
+    gettext_noop,
+    is_int,
+    message,
+    render_text,
+)
 
 from . import tiles as T
 from .analysis import analyse_board, describe_square, describe_square_message
@@ -165,13 +173,13 @@ def _diff(a: Any, b: Any) -> Any:
 def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
     if not is_int(seat) or seat not in game.to_act(state):
-        raise IllegalAction("not_your_turn", "you may not play now, so there is nothing to preview")
+        raise IllegalAction("not_your_turn", gettext_noop("you may not play now, so there is nothing to preview"))
     if state["phase"] != "operations":
-        raise IllegalAction("no_preview", "only card plays (in the operations phase) can be previewed")
+        raise IllegalAction("no_preview", gettext_noop("only card plays (in the operations phase) can be previewed"))
     if not isinstance(action, dict):
-        raise IllegalAction("bad_action", "an action must be an object")
+        raise IllegalAction("bad_action", gettext_noop("an action must be an object"))
     if "eve_measure" in action:
-        raise IllegalAction("no_preview", "a measurement cannot be previewed: its result is left to chance")
+        raise IllegalAction("no_preview", gettext_noop("a measurement cannot be previewed: its result is left to chance"))
     variant = state["variant"]
     side = seat % state["n_sides"]
     board = state["board"]

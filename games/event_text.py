@@ -63,8 +63,28 @@ def localize_preview(game_slug: str, result: dict) -> dict:
 
 
 def localize_view(game_slug: str, view: dict) -> dict:
-    """A seat's view whose recent ``events`` (QTris and QuantumPoker keep them in the view)
-    are in the active language."""
+    """A seat's view in the active language: its recent ``events`` (QTris and QuantumPoker keep
+    them in the view), and every text ``key`` that has a message beside it as ``key_message``
+    (QuantumPoker's physics-mode notes)."""
+    texts = texts_of(game_slug)
     if isinstance(view, dict) and isinstance(view.get("events"), list):
-        return {**view, "events": localize(game_slug, view["events"])}
-    return view
+        view = {**view, "events": localize(game_slug, view["events"])}
+    return _localize_messages(texts, view)
+
+
+def _localize_messages(texts: dict[str, str], value):
+    if isinstance(value, list):
+        return [_localize_messages(texts, v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, v in value.items():
+        out[key] = _localize_messages(texts, v) if isinstance(v, dict | list) else v
+    for key in list(out):
+        m = out.get(f"{key}_message")
+        if isinstance(m, dict) and isinstance(out[key], str) and m.get("code") in texts:
+            try:
+                out[key] = render_text(texts, m["code"], m.get("params") or {}, gettext)
+            except (KeyError, TypeError, ValueError):
+                pass
+    return out

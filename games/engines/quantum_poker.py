@@ -265,6 +265,14 @@ EVENT_TEXTS = {
     "match_end": gettext_noop("The match is over (%(why)s): %(leaders)s with %(top)s chips."),
     "all_hands_played": gettext_noop("all hands are played"),
     "cannot_ante": gettext_noop("fewer than two players can ante"),
+    # the physics-mode teaching note of a simplified hand (``note`` beside ``note_message``)
+    "last_h_superposition": gettext_noop("the last H leaves it in superposition"),
+    "then": gettext_noop("%(a)s; %(b)s"),
+    "note_erased": gettext_noop("The H that erased this value did not really: in physics mode %(story)s, "
+                                "so it would be %(value)s for sure."),
+    "note_definite": gettext_noop("In physics mode this qubit has a definite value: in physics mode "
+                                  "%(story)s, so it would be %(value)s for sure."),
+    "note_chance": gettext_noop("In physics mode %(story)s: both modes leave this to chance (50/50)."),
 }
 
 
@@ -1153,10 +1161,12 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
             exp_phys += p1 * q["bet"]
             exp_game += game_p1 * q["bet"]
             note = "" if physics else _physics_note(q["gates"], p1)
+            note_message = None if physics else _physics_note_message(q["gates"], p1)
             cards.append({"id": q["id"], "slot": slot, "initial": q["initial"],
                           "gates": list(q["gates"]), "physics_p1": p1, "physics_ket": ket(amps),
                           "physics_amps": amps, "game_value": q["value"],
-                          "game_superposed": q["superposed"], "bet": q["bet"], "note": note})
+                          "game_superposed": q["superposed"], "bet": q["bet"], "note": note,
+                          "note_message": note_message})
         seats.append({"seat": s, "physics_expected": _round(exp_phys),
                       "game_score" if hand["phase"] == "over" else "game_expected":
                           _round(exp_game),
@@ -1176,19 +1186,25 @@ def _physics_note(gates: list[str], p1: float) -> str:
     hs = [i for i, g in enumerate(gates) if g == "H"]
     if not hs:
         return ""
-    laws = []
-    for a, b in zip(hs[0::2], hs[1::2], strict=False):
-        between = gates[a + 1:b]
-        why = _between_hs(between)[1]
-        laws.append(render_text(EVENT_TEXTS, why["code"], why["params"]))
+    note = _physics_note_message(gates, p1)
+    return render_text(EVENT_TEXTS, note["code"], note["params"]) if note else ""
+
+
+def _physics_note_message(gates: list[str], p1: float) -> dict | None:
+    """``_physics_note`` as a translatable message (None: no H, no note)."""
+    hs = [i for i, g in enumerate(gates) if g == "H"]
+    if not hs:
+        return None
+    laws = [_between_hs(gates[a + 1:b])[1] for a, b in zip(hs[0::2], hs[1::2], strict=False)]
     if len(hs) % 2 == 1:
-        laws.append("the last H leaves it in superposition")
-    story = "; ".join(laws)
+        laws.append(message("last_h_superposition"))
+    story = laws[0]
+    for law in laws[1:]:
+        story = message("then", a=story, b=law)
     if p1 in (0.0, 1.0):
-        erased = ("The H that erased this value did not really" if len(hs) >= 2
-                  else "In physics mode this qubit has a definite value")
-        return f"{erased}: in physics mode {story}, so it would be {int(p1)} for sure."
-    return f"In physics mode {story}: both modes leave this to chance (50/50)."
+        code = "note_erased" if len(hs) >= 2 else "note_definite"
+        return message(code, story=story, value=int(p1))
+    return message("note_chance", story=story)
 
 
 def _teaching_summary(state: State, hand_number: int) -> dict:
@@ -1213,7 +1229,8 @@ def _teaching_summary(state: State, hand_number: int) -> dict:
             "cards": [{"id": c["id"], "slot": c["slot"], "dealt": c["initial"],
                        "applied": list(c["gates"]), "physics_p1": c["physics_p1"],
                        "physics_ket": c["physics_ket"], "value": c["game_value"],
-                       "bet": c["bet"], "note": c["note"]} for c in row["cards"]],
+                       "bet": c["bet"], "note": c["note"], "note_message": c.get("note_message")}
+                      for c in row["cards"]],
         })
     return {"hand": cf["hand"], "seats": seats,
             "differs": any(c["note"] and "50/50" not in c["note"]

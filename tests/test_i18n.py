@@ -234,3 +234,21 @@ def test_the_api_sets_the_session_language(client, teacher_user, classroom):
     response = client.post("/api/sessions/", {"classroom": classroom.pk, "game": "quantum-tictactoe",
                                               "language": "xx"}, content_type="application/json")
     assert response.status_code == 400
+
+
+def test_an_engines_refusal_reaches_the_reader_in_their_language():
+    from games.engines import IllegalAction
+    from games.errors import from_illegal
+
+    game = next(g for g in list_games() if g.slug == "quantum-tictactoe")
+    state, _ = game.apply(game.setup(players=2), 0, {"squares": [1, 2]})
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(state, 0, {"squares": [3, 4]})
+    assert refused.value.message == "it is O's turn to move (seat 1)"
+    with translation.override("es"):
+        assert from_illegal(refused.value).message == "le toca jugar a O (puesto 1)"
+    with translation.override("pl"):
+        assert from_illegal(refused.value).message == "teraz ruch O (miejsce 1)"
+    with translation.override("pl"):  # a fixed message is translated as well
+        refused = IllegalAction("game_over", "the game is over")
+        assert from_illegal(refused).message == "gra się skończyła"

@@ -88,9 +88,19 @@ class IllegalAction(Exception):
     """Raised by ``apply`` (and setup) when an action or option is not allowed.
 
     ``code`` is a short machine-readable reason, ``message`` says it in words for a student.
+    A message with values is given as a msgid and its ``params`` (translated by the platform,
+    ``games.errors.from_illegal``)::
+
+        raise IllegalAction("classical_square", gettext_noop("square %(square)s is classical"),
+                            {"square": s})
+
+    ``message`` is then the English text with the values filled in.
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, params: Mapping[str, Any] | None = None):
+        self.msgid = message
+        self.params = dict(params) if params else None
+        message = message % self.params if self.params else message
         super().__init__(message)
         self.code = code
         self.message = message

@@ -361,9 +361,11 @@ class QuantumTicTacToe:
             raise IllegalAction("game_over", gettext_noop("the game is over"))
         if not is_int(seat) or seat not in self.to_act(state):
             waiting = self.to_act(state)[0]
-            doing = "choose the collapse" if state["collapse"] else "move"
             raise IllegalAction("not_your_turn",
-                                f"it is {PLAYERS[waiting]}'s turn to {doing} (seat {waiting})")
+                                gettext_noop("it is %(mark)s's turn to choose the collapse (seat %(seat)s)")
+                                if state["collapse"] else
+                                gettext_noop("it is %(mark)s's turn to move (seat %(seat)s)"),
+                                {"mark": PLAYERS[waiting], "seat": waiting})
 
     def _parse_spooky_move(self, state: State, action: dict) -> list[int]:
         if set(action) != {"squares"}:
@@ -386,15 +388,17 @@ class QuantumTicTacToe:
                                 f'{{"squares": [{last}, {last}]}}')
         if a == b:
             raise IllegalAction("same_square",
-                                "the two spooky marks of a move go into two different squares")
+                                gettext_noop("the two spooky marks of a move go into two different squares"))
         for s in (a, b):
             if state["classical"][s - 1] is not None:
                 raise IllegalAction("classical_square",
-                                    f"square {s} is classical: it takes no more marks")
+                                    gettext_noop("square %(square)s is classical: it takes no more marks"),
+                                    {"square": s})
         for s in (a, b):
             if len(self.spooky_marks(state, s)) >= MAX_SPOOKY:
                 raise IllegalAction("square_full",
-                                    f"square {s} already holds {MAX_SPOOKY} spooky marks")
+                                    gettext_noop("square %(square)s already holds %(n)s spooky marks"),
+                                    {"square": s, "n": MAX_SPOOKY})
         return [a, b]
 
     def _parse_collapse(self, state: State, action: dict) -> int:
@@ -407,7 +411,8 @@ class QuantumTicTacToe:
         if square not in pending["squares"]:
             a, b = pending["squares"]
             raise IllegalAction("bad_collapse",
-                                f"{mark_name(pending['move'])} can only go to square {a} or {b}")
+                                gettext_noop("%(mark)s can only go to square %(a)s or %(b)s"),
+                                {"mark": mark_name(pending["move"]), "a": a, "b": b})
         return square
 
     # --- apply ---------------------------------------------------------------------------

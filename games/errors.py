@@ -49,7 +49,9 @@ def from_illegal(exc: IllegalAction) -> AppError:
     catalogue has them)."""
     msgid, params = getattr(exc, "msgid", exc.message), getattr(exc, "params", None)
     try:
-        message = gettext(msgid) % params if params else gettext(msgid)
+        # a parameter that is itself a msgid ("kitten turned right") is translated too
+        local = {k: gettext(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
+        message = gettext(msgid) % local if params else gettext(msgid)
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         message = exc.message
     return AppError(exc.code, message, 409 if exc.code == "stale" else 400)

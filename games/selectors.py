@@ -71,8 +71,8 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
     }
     abilities = abilities_of(game)
     if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
-        payload["analysis"] = abilities.analysis_for(game.analysis(state), is_teacher=is_teacher,
-                                                     show_odds=snap.show_odds)
+        payload["analysis"] = localize_view(snap.game, abilities.analysis_for(
+            game.analysis(state), is_teacher=is_teacher, show_odds=snap.show_odds))
     return payload
 
 

@@ -252,3 +252,20 @@ def test_an_engines_refusal_reaches_the_reader_in_their_language():
     with translation.override("pl"):  # a fixed message is translated as well
         refused = IllegalAction("game_over", "the game is over")
         assert from_illegal(refused).message == "gra się skończyła"
+
+
+def test_a_physics_note_of_quantumpoker_reads_in_the_readers_language():
+    """A text of a view with a message beside it (``note`` / ``note_message``) is rendered again."""
+    from games.engines.quantum_poker import physics_counterfactual
+    from games.event_text import localize_view
+    from tests.engines.test_quantum_poker import new, play, rig
+
+    s = rig(new(2, community_cards=3), cards=["H", "X", "H"], values={1: [1, 0, 0, 0]})
+    for card, (seat, q) in enumerate([(1, 0), (0, 0), (1, 0)]):
+        s, _ = play(s, card, seat, q)
+    analysis = physics_counterfactual(s)
+    note = analysis["seats"][1]["cards"][0]["note"]
+    assert "H·H = I" in note and "would be 1 for sure" in note
+    with translation.override("es"):
+        local = localize_view("quantum-poker", analysis)["seats"][1]["cards"][0]["note"]
+    assert "H·H = I" in local and "sería 1 con seguridad" in local

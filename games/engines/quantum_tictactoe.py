@@ -369,14 +369,14 @@ class QuantumTicTacToe:
 
     def _parse_spooky_move(self, state: State, action: dict) -> list[int]:
         if set(action) != {"squares"}:
-            raise _bad('a move is {"squares": [a, b]} and nothing else')
+            raise _bad(gettext_noop('a move is {"squares": [a, b]} and nothing else'))
         squares = action["squares"]
         if not isinstance(squares, (list, tuple)) or len(squares) != 2:
-            raise _bad('"squares" must be a list of two square numbers')
+            raise _bad(gettext_noop('"squares" must be a list of two square numbers'))
         if not all(is_int(s) for s in squares):
-            raise _bad("squares are whole numbers from 1 to 9")
+            raise _bad(gettext_noop("squares are whole numbers from 1 to 9"))
         if not all(1 <= s <= 9 for s in squares):
-            raise _bad("squares are numbered 1 to 9")
+            raise _bad(gettext_noop("squares are numbered 1 to 9"))
         a, b = sorted(squares)
         last = self.last_square(state)
         if last is not None:
@@ -403,10 +403,10 @@ class QuantumTicTacToe:
 
     def _parse_collapse(self, state: State, action: dict) -> int:
         if set(action) != {"collapse"}:
-            raise _bad('a collapse is {"collapse": square} and nothing else')
+            raise _bad(gettext_noop('a collapse is {"collapse": square} and nothing else'))
         square = action["collapse"]
         if not is_int(square) or not 1 <= square <= 9:
-            raise _bad('"collapse" must be a square number from 1 to 9')
+            raise _bad(gettext_noop('"collapse" must be a square number from 1 to 9'))
         pending = state["collapse"]
         if square not in pending["squares"]:
             a, b = pending["squares"]
@@ -420,7 +420,7 @@ class QuantumTicTacToe:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         self._check_turn(state, seat)
         if not isinstance(action, dict):
-            raise _bad('an action is a dict: {"squares": [a, b]} or {"collapse": s}')
+            raise _bad(gettext_noop('an action is a dict: {"squares": [a, b]} or {"collapse": s}'))
         if state["collapse"]:
             if "collapse" not in action:
                 raise IllegalAction("collapse_pending",

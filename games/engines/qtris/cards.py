@@ -213,9 +213,9 @@ def check_play(board: Board, variant: str, hand: list[str], action: dict
     the board as it is and adds no op. Raises IllegalAction saying what is wrong."""
     card = action.get("card")
     if card not in CARDS or card not in deck_composition(variant):
-        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
+        raise IllegalAction("unknown_card", gettext_noop("%(card)r is not a card of this game"), {"card": card})
     if card not in hand:
-        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
+        raise IllegalAction("not_in_hand", gettext_noop("there is no %(card)s card in your hand"), {"card": card})
     if "discard" in action:
         if set(action) != {"card", "discard"}:
             raise IllegalAction("bad_action", gettext_noop("this action needs exactly the keys ['card', 'discard']"))

@@ -84,8 +84,8 @@ KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "ski
                  "noise_exercise"}
 
 
-def _illegal(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
+def _illegal(code: str, message: str, params: dict | None = None) -> IllegalAction:
+    return IllegalAction(code, message, params)
 
 
 def n_sides_of(variant: str) -> int:
@@ -152,13 +152,16 @@ class QTris:
               options: dict | None = None) -> State:
         options = dict(options or {})
         if variant not in VARIANTS:
-            raise _illegal("bad_variant", f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
+            raise _illegal("bad_variant", gettext_noop("unknown variant %(variant)r (one of %(choices)s)"),
+                           {"variant": variant, "choices": ", ".join(VARIANTS)})
         n_sides = n_sides_of(variant)
         if not is_int(players) or not (max(2, n_sides) <= players <= 9):
-            raise _illegal("bad_players", f"{variant} needs {max(2, n_sides)}–9 players")
+            raise _illegal("bad_players", gettext_noop("%(variant)s needs %(min)s–9 players"),
+                           {"variant": variant, "min": max(2, n_sides)})
         unknown = set(options) - KNOWN_OPTIONS
         if unknown:
-            raise _illegal("bad_option", f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise _illegal("bad_option", gettext_noop("unknown option(s): %(options)s"),
+                           {"options": ", ".join(sorted(unknown))})
         noise_exercise = options.get("noise_exercise", False)
         if not isinstance(noise_exercise, bool):
             raise _illegal("bad_option", gettext_noop("noise_exercise must be true or false"))
@@ -198,7 +201,8 @@ class QTris:
             state["colors"] = self._parse_colors(colors, players, n_sides)
         if first_seat is not None:
             if not is_int(first_seat) or not 0 <= first_seat < players:
-                raise _illegal("bad_first_seat", f"first_seat must be a seat 0–{players - 1}")
+                raise _illegal("bad_first_seat", gettext_noop("first_seat must be a seat 0–%(last)s"),
+                               {"last": players - 1})
             state["first_side"] = first_seat % n_sides
         if variant == "eve":
             state["first_side"] = 0
@@ -219,14 +223,17 @@ class QTris:
     @staticmethod
     def _parse_colors(colors: Any, players: int, n_sides: int) -> list[str]:
         if not isinstance(colors, list) or len(colors) not in (n_sides, players):
-            raise _illegal("bad_colors", f"colors must list a colour per side ({n_sides}) or per seat")
+            raise _illegal("bad_colors", gettext_noop("colors must list a colour per side (%(n)s) or per seat"),
+                           {"n": n_sides})
         per_side: dict[int, str] = {}
         for i, c in enumerate(colors):
             if c not in ("white", "black"):
-                raise _illegal("bad_colors", f"colour {c!r} is not 'white' or 'black'")
+                raise _illegal("bad_colors", gettext_noop("colour %(colour)r is not 'white' or 'black'"),
+                               {"colour": c})
             side = i % n_sides
             if per_side.setdefault(side, c) != c:
-                raise _illegal("bad_colors", f"seats of side {side} were given different colours")
+                raise _illegal("bad_colors", gettext_noop("seats of side %(side)s were given different colours"),
+                               {"side": side})
         out = [per_side[s] for s in range(n_sides)]
         if n_sides == 2 and out[0] == out[1]:
             raise _illegal("bad_colors", gettext_noop("the two sides must play different colours"))
@@ -247,7 +254,7 @@ class QTris:
 
         def check_cards(cards: Any, what: str) -> list[str]:
             if not isinstance(cards, list):
-                raise _illegal("bad_cards", f"{what} must be a list of card names")
+                raise _illegal("bad_cards", gettext_noop("%(what)s must be a list of card names"), {"what": what})
             for c in cards:
                 if c not in allowed:
                     raise _illegal("unknown_card", f"{what}: {c!r} is not a card of the "
@@ -256,11 +263,12 @@ class QTris:
 
         if hands is not None:
             if not isinstance(hands, list) or len(hands) != n_sides:
-                raise _illegal("bad_hands", f"hands must list {n_sides} hands, one per side")
+                raise _illegal("bad_hands", gettext_noop("hands must list %(n)s hands, one per side"), {"n": n_sides})
             hands = [check_cards(h, f"hand {i + 1}") for i, h in enumerate(hands)]
             for i, h in enumerate(hands):
                 if len(h) != HAND_SIZE:
-                    raise _illegal("bad_hands", f"hand {i + 1} has {len(h)} cards, not {HAND_SIZE}")
+                    raise _illegal("bad_hands", gettext_noop("hand %(hand)s has %(n)s cards, not %(size)s"),
+                                   {"hand": i + 1, "n": len(h), "size": HAND_SIZE})
         if deck is not None:
             deck = check_cards(deck, "deck")
         else:
@@ -529,7 +537,8 @@ class QTris:
             raise _illegal("bad_mulligan", gettext_noop("mulligan takes a list of card indexes or names"))
         if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
-                raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
+                raise _illegal("bad_mulligan", gettext_noop("card indexes must be distinct, 0–%(last)s"),
+                               {"last": len(hand) - 1})
             keep = [c for i, c in enumerate(hand) if i not in choice]
             gone = [hand[i] for i in choice]
         elif all(isinstance(x, str) for x in choice):
@@ -537,7 +546,7 @@ class QTris:
             gone = []
             for name in choice:
                 if name not in keep:
-                    raise _illegal("bad_mulligan", f"no {name!r} card (left) in the hand")
+                    raise _illegal("bad_mulligan", gettext_noop("no %(card)r card (left) in the hand"), {"card": name})
                 keep.remove(name)
                 gone.append(name)
         else:
@@ -595,7 +604,7 @@ class QTris:
             raise _illegal("bad_action", gettext_noop("eve_measure needs {\"squares\": [...], \"basis\": ...}"))
         squares, basis = spec["squares"], spec["basis"]
         if basis not in BASES:
-            raise _illegal("bad_basis", f"basis must be one of {', '.join(BASES)}")
+            raise _illegal("bad_basis", gettext_noop("basis must be one of %(bases)s"), {"bases": ", ".join(BASES)})
         if not isinstance(squares, list) or squares not in self._eve_targets(state):
             raise _illegal("bad_squares", "measure one square [s], or a pair as a whole by "
                            "its two squares [a, b]")
@@ -605,7 +614,7 @@ class QTris:
             raise _illegal("bad_discard", gettext_noop("Eve discards exactly two cards (by name) to measure"))
         for c in discard:
             if not isinstance(c, str) or c not in hand:
-                raise _illegal("bad_discard", f"no {c!r} card (left) in Eve's hand")
+                raise _illegal("bad_discard", gettext_noop("no %(card)r card (left) in Eve's hand"), {"card": c})
             hand.remove(c)
         rng = chance(state["seed"], state["action_number"], "eve")
         u = rng.random()

@@ -602,19 +602,18 @@ def _parse_options(options: Any) -> dict:
         raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
     unknown = set(options) - set(DEFAULT_OPTIONS)
     if unknown:
-        raise IllegalAction("bad_option",
-                            f"Unknown option(s): {', '.join(sorted(map(str, unknown)))}. "
-                            f"Known: {', '.join(DEFAULT_OPTIONS)}.")
+        raise IllegalAction("bad_option", gettext_noop("Unknown option(s): %(options)s. Known: %(known)s."),
+                            {"options": ", ".join(sorted(map(str, unknown))), "known": ", ".join(DEFAULT_OPTIONS)})
     opts = dict(DEFAULT_OPTIONS)
     for key, value in options.items():
         if key in ("physics_mode", "whole_pot"):
             if not isinstance(value, bool):
-                raise IllegalAction("bad_option", f"{key} must be true or false.")
+                raise IllegalAction("bad_option", gettext_noop("%(key)s must be true or false."), {"key": key})
         else:
             lo, hi = OPTION_RANGES[key]
             if not is_int(value) or not lo <= value <= hi:
-                raise IllegalAction("bad_option",
-                                    f"{key} must be a whole number from {lo} to {hi}.")
+                raise IllegalAction("bad_option", gettext_noop("%(key)s must be a whole number from %(lo)s to %(hi)s."),
+                                    {"key": key, "lo": lo, "hi": hi})
         opts[key] = value
     return opts
 

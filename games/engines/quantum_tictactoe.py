@@ -296,14 +296,14 @@ class QuantumTicTacToe:
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State:
         if players != 2 or isinstance(players, bool):
-            raise IllegalAction("bad_players", f"quantum tic-tac-toe is for exactly 2 players, "
-                                               f"not {players!r}")
+            raise IllegalAction("bad_players", gettext_noop("quantum tic-tac-toe is for exactly 2 players, "
+                                                            "not %(players)r"), {"players": players})
         if variant not in self.variants:
-            raise IllegalAction("bad_variant", f"unknown variant {variant!r}; "
-                                               f"the only variant is 'basic'")
+            raise IllegalAction("bad_variant", gettext_noop("unknown variant %(variant)r; the only variant "
+                                                            "is 'basic'"), {"variant": variant})
         if options:
-            raise IllegalAction("bad_option", "quantum tic-tac-toe has no options; "
-                                              f"got {sorted(map(str, options))}")
+            raise IllegalAction("bad_option", gettext_noop("quantum tic-tac-toe has no options; got %(options)s"),
+                                {"options": str(sorted(map(str, options)))})
         return {"game": SLUG, "variant": variant, "seed": seed, "options": {},
                 "move_number": 1, "classical": [None] * 9, "entanglements": [],
                 "collapse": None, "lines": [], "scores": None, "reason": None,

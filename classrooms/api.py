@@ -9,7 +9,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from classrooms import selectors, services
+from classrooms import selectors, services, ticket_maps
 from classrooms.models import Classroom, ClassSession
 from games.engines import UnknownGame
 from games.errors import AppError
@@ -23,11 +23,13 @@ class ClassroomSerializer(serializers.ModelSerializer):
 
 class ClassSessionSerializer(serializers.ModelSerializer):
     classroom = serializers.PrimaryKeyRelatedField(queryset=Classroom.objects.none())
+    ticket_map = serializers.IntegerField(required=False, write_only=True,
+                                          help_text="Quantum Ticket-to-Ride: a map stored on the class")
 
     class Meta:
         model = ClassSession
         fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "max_participants",
-                  "language", "join_code", "status", "created_at", "ended_at"]
+                  "language", "join_code", "status", "created_at", "ended_at", "ticket_map"]
         extra_kwargs = {"max_participants": {"min_value": 1, "max_value": settings.PARTICIPANT_CAP_MAX,
                                              "required": False}}
         read_only_fields = ["join_code", "status", "created_at", "ended_at"]
@@ -44,9 +46,14 @@ class ClassSessionSerializer(serializers.ModelSerializer):
         return value
 
     def create(self, data):
+        options = dict(data.get("options") or {})
         try:
+            if data.get("ticket_map") is not None:
+                if data["game"] != ticket_maps.GAME:
+                    raise AppError("bad_option", gettext("Only Quantum Ticket-to-Ride sessions take a map."))
+                options |= ticket_maps.session_options(data["classroom"], data["ticket_map"])
             return services.open_session(data["classroom"], data["game"], variant=data.get("variant"),
-                                         options=data.get("options") or {}, bot_level=data.get("bot_level", "strong"),
+                                         options=options, bot_level=data.get("bot_level", "strong"),
                                          show_odds=data.get("show_odds", True),
                                          max_participants=data.get("max_participants"),
                                          language=data.get("language", ""))

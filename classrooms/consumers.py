@@ -9,7 +9,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
 from django.utils.translation import gettext
 
-from classrooms import selectors, services
+from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from config.language import ReaderLanguageMixin
@@ -134,7 +134,12 @@ def _command(session_id: int, message: dict) -> AppError | None:
                 chosen = list(session.participants.filter(pk__in=ids, removed=False))
                 if len(chosen) != len(set(ids)):
                     raise AppError("bad_table", gettext("Some of those students are not in this session."))
-                services.seat_table(session, chosen, bots=bots)
+                extra = {}
+                if message.get("ticket_map") is not None:  # Ticket-to-Ride: this table's own map
+                    if session.game != ticket_maps.GAME:
+                        raise AppError("bad_message", gettext("Only Quantum Ticket-to-Ride tables take a map."))
+                    extra = ticket_maps.session_options(session.classroom, message["ticket_map"])
+                services.seat_table(session, chosen, bots=bots, extra_options=extra)
             elif kind == "start_all":
                 if not services.start_all(session):
                     raise AppError("nothing_to_start", gettext("No table is waiting to start."))

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms import names
 from games import limits
-from games.bots import bot_levels
+from games.bots import bot_levels, resolve_level
 from games.engines import list_games
 
 
@@ -32,10 +32,15 @@ class OpenSessionForm(forms.Form):
                                  help_text=_("A student who picks another language in the page header keeps it."))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text=_("Optional game options as JSON (e.g. a starting position)."))
+    # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map); its
+    # mission level (basic, intermediate, advanced, mixed) is the variant
+    ticket_map = forms.ChoiceField(required=False, label=_("Map"))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, ticket_maps=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g.slug, gettext(g.name)) for g in list_games()]
+        self.fields["ticket_map"].choices = [("", _("Europe (the default map)"))] + [
+            (str(m.pk), m.name) for m in ticket_maps]
 
     def clean_options(self) -> dict:
         raw = self.cleaned_data.get("options") or ""
@@ -54,6 +59,8 @@ class OpenSessionForm(forms.Form):
     def clean(self):
         data = super().clean()
         slug = data.get("game")
+        if slug and data.get("bot_level"):
+            data["bot_level"] = resolve_level(slug, data["bot_level"])
         if slug and data.get("bot_level") and bot_levels(slug) and data["bot_level"] not in bot_levels(slug):
             self.add_error("bot_level", gettext("Choose one of: %(levels)s.") % {"levels": ", ".join(bot_levels(slug))})
         return data

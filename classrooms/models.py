@@ -105,3 +105,19 @@ class Exercise(models.Model):
 
     def __str__(self) -> str:
         return f"{self.classroom} · {self.name}"
+
+
+class TicketMap(models.Model):
+    """A teacher's Quantum Ticket-to-Ride map (cities, routes, missions), uploaded to a class and
+    checked by the engine's map validator; a session of the class may be played on it."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="ticket_maps")
+    name = models.CharField(max_length=80)
+    data = models.JSONField(help_text="the map as the engine reads it (validated on upload)")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.classroom} · {self.name}"

@@ -5,10 +5,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
+from classrooms.ticket_progress import table_progress
 from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
 from games.snapshot import seat_name
+from games.summaries import has_summary, match_summary
 
 
 def to_act(match: Match) -> list[int]:
@@ -22,6 +24,7 @@ def tables_summary(session: ClassSession) -> list[dict]:
     tables = []
     for table in session.tables.select_related("match").prefetch_related("match__seats"):
         match = table.match
+        names = {s.index: seat_name(s) for s in match.seats.all()}
         tables.append({
             "number": table.number,
             "match": match.pk,
@@ -31,10 +34,35 @@ def tables_summary(session: ClassSession) -> list[dict]:
             "seats": [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
                        "participant": s.participant_id} for s in match.seats.all()],
             "outcome": match.outcome,
+            "summary": _summary(match),
             "watch_url": reverse("games:play", args=[match.pk]),
             "replay_url": reverse("games:replay", args=[match.pk]),
+            "ticket": table_progress(match, names),  # Ticket-to-Ride: routes, progress (teacher pages only)
         })
     return tables
+
+
+def _summary(match: Match) -> dict | None:
+    """The game's facts at a glance (Entanglion: components found, detection rate, the ships)."""
+    if not has_summary(match.game):
+        return None  # no state to rebuild for a game that has nothing to show
+    summary = match_summary(match.game, current_state(match))
+    return {**summary, "rank": list(summary["rank"])}
+
+
+def ranked_tables(tables: list[dict]) -> list[dict]:
+    """The session report's order: for a game with a summary rank (Entanglion: more components,
+    then fewer turns) the best table first, each with its ``place``; otherwise by table number."""
+    if not tables or any(t["summary"] is None for t in tables):
+        return tables
+    ordered = sorted(tables, key=lambda t: (t["summary"]["rank"], t["number"]))
+    place = 0
+    previous = None
+    for i, t in enumerate(ordered, start=1):
+        if t["summary"]["rank"] != previous:
+            place, previous = i, t["summary"]["rank"]
+        t["place"] = place
+    return ordered
 
 
 def roster_state(participant: Participant, current_table: dict | None, played: bool) -> str:

@@ -21,7 +21,7 @@ from config import language
 from games import limits
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
-from games.bots import bot_levels
+from games.bots import bot_levels, resolve_level
 from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
 from games.errors import AppError, from_illegal
@@ -68,6 +68,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
         raise AppError("bad_table_size", gettext("Tables of %(game)s seat %(min)d to %(max)d players.")
                        % {"game": game.name, "min": game.min_players, "max": game.max_players})
     levels = bot_levels(game_slug)
+    bot_level = resolve_level(game_slug, bot_level)
     if levels and bot_level not in levels:
         raise AppError("bad_bot", gettext("No bot called %(bot)r; choose one of %(levels)s.")
                        % {"bot": bot_level, "levels": ", ".join(levels)})
@@ -171,8 +172,11 @@ def waiting_participants(session: ClassSession) -> list[Participant]:
     return [p for p in session.participants.filter(removed=False) if p.pk not in seated]
 
 
-def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0) -> Table:
-    """Seat these participants (and ``bots`` bots) at a new table of the session."""
+def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0,
+               extra_options: dict | None = None) -> Table:
+    """Seat these participants (and ``bots`` bots) at a new table of the session;
+    ``extra_options`` (checked by the caller) change this table's engine options only (e.g. a
+    Ticket-to-Ride map for this table)."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."))
@@ -196,7 +200,7 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     with transaction.atomic():
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         match = match_services.create_match(
-            session.game, holders, variant=session.variant, options=engine_options(session),
+            session.game, holders, variant=session.variant, options=engine_options(session) | (extra_options or {}),
             teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
         match.save(update_fields=["show_odds"])

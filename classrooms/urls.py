@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import exercise_views, views
+from classrooms import exercise_views, map_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -17,6 +17,8 @@ urlpatterns = [
          name="exercise-open"),
     path("teacher/classes/<int:class_id>/exercises/<int:exercise_id>/delete/", exercise_views.exercise_delete,
          name="exercise-delete"),
+    path("teacher/classes/<int:class_id>/maps/", map_views.map_upload, name="map-upload"),
+    path("teacher/classes/<int:class_id>/maps/<int:map_id>/delete/", map_views.map_delete, name="map-delete"),
     path("join/", views.join, name="join"),
     path("lobby/<int:session_id>/", views.lobby, name="lobby"),
 ]

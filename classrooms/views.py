@@ -9,10 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import codes, selectors, services, throttle
+from classrooms import codes, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
@@ -50,18 +51,20 @@ def _own_session(request: HttpRequest, session_id: int) -> ClassSession:
 @login_required
 def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
-    form = OpenSessionForm(request.POST or None)
+    form = OpenSessionForm(request.POST or None, ticket_maps=classroom.ticket_maps.all())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         options = dict(data["options"])
         if data.get("table_size"):
             options["table_size"] = data["table_size"]
         try:
+            if data["game"] == ticket_maps.GAME:
+                options |= ticket_maps.session_options(classroom, data.get("ticket_map"))
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"),
                                             language=data.get("language") or "")
-        except AppError as exc:
+        except AppError as exc:  # a map that is not the class's among them
             form.add_error(None, exc.message)
         else:
             return redirect("classrooms:dashboard", session.pk)
@@ -81,27 +84,35 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
         "participant_cap_max": settings.PARTICIPANT_CAP_MAX,
+        "ticket_maps": session.classroom.ticket_maps.all() if session.game == ticket_maps.GAME else [],
     })
 
 
 @login_required
 def report(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    tables = selectors.tables_summary(session)
+    tables = selectors.ranked_tables(selectors.tables_summary(session))
     if request.GET.get("format") == "csv":
         response = HttpResponse(content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-results.csv"'
         writer = csv.writer(response)
-        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner"])
+        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner", "place", "summary"])
         for t in tables:
             scores = (t["outcome"] or {}).get("scores") or []
             winners = (t["outcome"] or {}).get("winners") or []
             for s in t["seats"]:
                 writer.writerow(safe_row([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
                                           scores[s["index"]] if s["index"] < len(scores) else "",
-                                          s["index"] in winners]))
+                                          s["index"] in winners, t.get("place", ""),
+                                          (t["summary"] or {}).get("text", "")]))
         return response
-    return render(request, "classrooms/report.html", {"session": session, "tables": tables})
+    missions = None
+    if session.game == ticket_maps.GAME:  # every mission completed by a run, with its circuit
+        missions = [{"table": t["number"], **m,
+                     "circuit_url": reverse("simulator:circuit", args=[t["match"]]) if t["status"] == "finished" else ""}
+                    for t in tables if t["ticket"] for m in t["ticket"]["completed"]]
+    return render(request, "classrooms/report.html", {"session": session, "tables": tables,
+                                                      "missions_completed": missions})
 
 
 @login_required

@@ -7,6 +7,10 @@ do, without applying it (engines resolve no chance in a preview, so nothing futu
 Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
 ``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``,
+``{"type": "signal", "phrase": "<id>"}``: a quick signal (a predefined phrase, see
+``games.partner_signals``) to the partner(s) at the match and its teacher, who receive
+``{"type": "signal", "seat": s, "phrase": id, "text": ...}``; the sender gets
+``{"type": "signal_sent", "phrase": id}`` or an error (nothing sent);
 every refusal is a ``games.errors.AppError`` (the same codes and words as the REST API),
 the first state after connecting also holds ``"history"``: every event so far that this seat may
 see, rebuilt from the stored log (for a page reloaded or opened late); and, to a student whose seat the teacher handed to a
@@ -23,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config.language import ReaderLanguageMixin
-from games import limits, services, state_cache
+from games import limits, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.errors import AppError
@@ -97,6 +101,26 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
             await self.act(message)
         elif kind == "preview":
             await self.preview(message.get("action"))
+        elif kind == "signal":
+            await self.signal(message)
+
+    async def signal(self, message: dict) -> None:
+        try:
+            sent = await in_db_pool(_check_signal)(self.access, message)
+        except AppError as exc:
+            await self.send_error(exc)
+            return
+        await self.channel_layer.group_send(self.group, {
+            "type": "match.signal", "seat": sent.seat, "phrase": sent.phrase, "sender": self.channel_name})
+        await self.send_json({"type": "signal_sent", "phrase": sent.phrase, "text": partner_signals.phrase_text(sent.phrase)})
+
+    async def match_signal(self, event: dict) -> None:
+        """A partner's quick signal: for the other seats' players and the teacher, not the sender's seat."""
+        if event.get("sender") == self.channel_name or event.get("seat") in self.access.seats:
+            return
+        if not self.access.seats and not self.access.is_teacher:
+            return
+        await self.send_json(partner_signals.Signal(event["seat"], event["phrase"]).message())
 
     async def preview(self, action: object) -> None:
         try:
@@ -189,6 +213,14 @@ def _open(match_id: int, user, session, language: str | None = None) -> tuple[Ma
     return access, payload
 
 
+def _check_signal(access: MatchAccess, message: dict) -> partner_signals.Signal:
+    match = Match.objects.filter(pk=access.match_id).values("game", "status").first()
+    if match is None:
+        raise AppError("gone", _("This match no longer exists."))
+    return partner_signals.check_signal(match["game"], access.seats, message, match_id=access.match_id,
+                                        playing=match["status"] == Match.Status.PLAYING)
+
+
 def _payload(access: MatchAccess, events: list | None) -> dict | None:
     match = Match.objects.filter(pk=access.match_id).first()
     if match is None:
@@ -210,8 +242,8 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
         return {}, _("That message is not valid JSON.")
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."
-    if message.get("type") not in {"act", "sync", "ping", "preview"}:
-        return {}, "Unknown message type: use \"act\", \"sync\", \"preview\" or \"ping\"."
+    if message.get("type") not in {"act", "sync", "ping", "preview", "signal"}:
+        return {}, "Unknown message type: use \"act\", \"sync\", \"preview\", \"signal\" or \"ping\"."
     return message, None
 
 

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from games.access import LOBBY_URL_KEY, match_access, participant_ids
 from games.engines import get_game
 from games.models import Match, Seat
+from games.partner_signals import phrases_for
 from games.selectors import replay_frames
 from games.snapshot import seats_summary
 
@@ -39,6 +40,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match, "game": get_game(match.game), "access": access,
         "lobby_url": request.session.get(LOBBY_URL_KEY) if access.seats else None,
         "session_socket": f"/ws/sessions/{table.session_id}/" if table is not None and access.seats else "",
+        "signals": phrases_for(match.game) if access.seats or access.is_teacher else [],
         "seat_name": next((s["name"] for s in seats_summary(match.seats.all()) if s["index"] == access.view_seat), None),
     })
 

@@ -25,9 +25,19 @@ from .mixtures import (
                        mixture_probabilities,
                        partial_measure_mixture,
 )
-from .states import KET0, KET1, apply, embed, kron, probabilities, same_up_to_phase, split_product
+from .states import (
+    KET0,
+    KET1,
+    apply,
+    embed,
+    kron,
+    probabilities,
+    reduced_density,
+    same_up_to_phase,
+    split_product,
+)
 
 __all__ = ["BASES", "CX", "GATES", "H", "I", "KET0", "KET1", "S", "SDG", "SQRT2", "SQRT3", "SWAP",
            "TOL", "U", "X", "Y", "Z", "apply", "density", "dm_probabilities", "embed", "kron",
            "kets", "measure", "mixture_density", "mixture_probabilities", "partial_measure_mixture",
-           "probabilities", "same_up_to_phase", "sample", "split_product"]
+           "probabilities", "reduced_density", "same_up_to_phase", "sample", "split_product"]

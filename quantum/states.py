@@ -71,6 +71,18 @@ def same_up_to_phase(a: np.ndarray, b: np.ndarray, tol: float = TOL) -> bool:
     return abs(abs(np.vdot(a, b)) - 1.0) < tol
 
 
+def reduced_density(psi: np.ndarray, keep: Sequence[int], n: int) -> np.ndarray:
+    """The density matrix of ``keep`` (in that order) after tracing out the other qubits of the
+    ``n``-qubit statevector ``psi`` (the partial trace)."""
+    keep = list(keep)
+    if len(set(keep)) != len(keep) or not all(0 <= q < n for q in keep):
+        raise ValueError("keep must list distinct qubits of the register")
+    rest = [q for q in range(n) if q not in keep]
+    tensor = np.asarray(psi, dtype=complex).reshape((2,) * n).transpose(keep + rest)
+    m = tensor.reshape(2 ** len(keep), 2 ** len(rest))
+    return m @ m.conj().T
+
+
 def split_product(psi: np.ndarray, tol: float = TOL) -> tuple[np.ndarray, np.ndarray] | None:
     """Factor a two-qubit state into ``(a, b)`` with ``psi = a (x) b`` (up to phase), or None
     if it is entangled."""

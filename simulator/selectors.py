@@ -120,8 +120,9 @@ def match_odds(match: Match) -> dict[str, Any]:
         "aer": run_payload(aer) if aer else None,
         "noisy": run_payload(noisy) if noisy else None,
         "ibm": run_payload(hardware) if hardware else None,
-        "verdict": _verdict(sides, exact, noisy.scores if noisy else None,
-                            noisy.device if noisy else ""),
+        "verdict": position.scorer.verdict(exact, {"Aer": aer, "noisy": noisy, "IBM": hardware}) + (
+            _verdict(sides, exact, noisy.scores if noisy else None, noisy.device if noisy else "")
+            if position.scorer.ranks_sides else []),
     }
 
 
@@ -146,7 +147,10 @@ def _table_row(table) -> dict[str, Any] | None:
     seats = list(match.seats.all())
     outcome = match.outcome
     scores = outcome.get("scores", [])
+    # a co-operative game lost by everyone (Entanglion: caught) is no draw
+    lost_together = not outcome.get("winners") and outcome.get("result") == "lost"
     row: dict[str, Any] = {"table": table.number, "match": match.pk, "game": match.game,
+                           "lost_together": lost_together,
                            "has_circuit": has_circuit(match.game, match.options),
                            "players": [], "first_side": None, "winning_sides": outcome.get("winning_sides")}
     expected: list[float] | None = None
@@ -171,7 +175,7 @@ def _table_row(table) -> dict[str, Any] | None:
             "expected": expected[side] if expected and side < len(expected) else None,
             "p_win": p_win[side] if p_win and side < len(p_win) else None,
             "won": seat.index in outcome.get("winners", []),
-            "tie": bool(outcome.get("tie")) or not outcome.get("winners")})
+            "tie": bool(outcome.get("tie")) or (not outcome.get("winners") and not lost_together)})
     return row
 
 
@@ -202,7 +206,8 @@ def session_statistics(session: ClassSession) -> dict[str, Any]:
         else:
             distribution[" – ".join(str(p["score"]) for p in sides_seen.values())] += 1
         winners = {p["side"] for p in row["players"] if p["won"]}
-        by_side["tie" if not winners else "/".join(sorted(winners))] += 1
+        by_side["lost together" if row["lost_together"] else "tie" if not winners
+                else "/".join(sorted(winners))] += 1
         if row["first_side"] is not None:
             started_won = any(p["won"] and p["started"] for p in row["players"])
             second_won = any(p["won"] and not p["started"] for p in row["players"])
@@ -217,7 +222,7 @@ def session_statistics(session: ClassSession) -> dict[str, Any]:
                                                 "score": 0, "expected": 0.0, "has_expected": True})
             s["games"] += 1
             s["wins"] += int(p["won"])
-            s["draws"] += int(not winners)
+            s["draws"] += int(not winners and not row["lost_together"])
             s["score"] += p["score"] or 0
             if p["expected"] is None:
                 s["has_expected"] = False

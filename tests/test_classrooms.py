@@ -256,7 +256,7 @@ def test_session_report_and_csv(client, session):
     page = client.get(reverse("classrooms:report", args=[session.pk])).content.decode()
     assert "Ada" in page and "replay" in page
     csv_text = client.get(reverse("classrooms:report", args=[session.pk]) + "?format=csv").content.decode()
-    assert csv_text.splitlines()[0] == "table,seat,name,bot,status,score,winner"
+    assert csv_text.splitlines()[0] == "table,seat,name,bot,status,score,winner,place,summary"
     assert len(csv_text.splitlines()) == 3
 
 

@@ -66,6 +66,8 @@ def test_translations_keep_every_placeholder(lang, domain):
         wanted = sorted(PLACEHOLDER.findall(e.msgid))
         strings = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
         for text in strings:
+            if not text:  # untranslated: the test above reports it
+                continue
             if sorted(PLACEHOLDER.findall(text)) != wanted and not (
                     e.msgid_plural and set(PLACEHOLDER.findall(text)) <= set(wanted)):
                 bad.append((e.msgid, text))

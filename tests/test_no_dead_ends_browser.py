@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 # (game, variant, options): every game, and poker both with and without its circuit
 GAMES = [("qtris", "basic", {}), ("quantum-tictactoe", "basic", {}),
-         ("quantum-poker", "classic", {"physics_mode": True}), ("quantum-poker", "classic", {})]
+         ("quantum-poker", "classic", {"physics_mode": True}), ("quantum-poker", "classic", {}),
+         ("entanglion", "easy", {}), ("quantum-ticket-to-ride", "basic", {})]
 NOT_CRAWLED = ("/admin/", "/api/", "/accounts/logout/", "/static/")
 DOWNLOADS = ("format=csv", ".qasm")
 
@@ -100,7 +101,7 @@ def test_no_link_or_button_of_any_game_leads_to_a_dead_end(chromium, server, tea
     seen, dead = crawl(teacher_page, server.url, ["/teacher/", "/"])
     assert not dead, "\n".join(dead)
     for (game, physics), match in matches.items():
-        has_circuit = game == "qtris" or (game == "quantum-poker" and physics)
+        has_circuit = game in ("qtris", "entanglion", "quantum-ticket-to-ride") or (game == "quantum-poker" and physics)
         for page in (f"/matches/{match.pk}/replay/", f"/matches/{match.pk}/"):
             assert server.url + page in seen, (game, page)
         assert (server.url + f"/matches/{match.pk}/stats/" in seen) == has_circuit, game

@@ -1,7 +1,9 @@
 """Bots per game. A bot sees only ``game.view(state, seat)`` and its seat's legal actions.
 
 Each game's bot module (``games.bots.<module>``) has ``BOTS = {"random": Bot, "strong": Bot, ...}``
-where a Bot has ``choose(view, legal, rng) -> action``.
+where a Bot has ``choose(view, legal, rng) -> action``, listed weakest first: the last one is the
+game's best (``DEFAULT_LEVEL`` "strong" stands for it where a game names its best otherwise, e.g.
+Entanglion's "partner").
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ _MODULES = {
     "qtris": "games.bots.qtris",
     "quantum-tictactoe": "games.bots.quantum_tictactoe",
     "quantum-poker": "games.bots.quantum_poker",
+    "entanglion": "games.bots.entanglion",
+    "quantum-ticket-to-ride": "games.bots.quantum_ticket_to_ride",
 }
 
 
@@ -34,6 +38,18 @@ def bot_levels(slug: str) -> dict[str, Bot]:
         if exc.name == module_name:
             return {}
         raise
+
+
+DEFAULT_LEVEL = "strong"
+
+
+def resolve_level(slug: str, level: str) -> str:
+    """The level a session asks for; the default "strong" is the game's best bot when the game
+    has no level of that name. An unknown level stays as it is (the caller refuses it)."""
+    levels = bot_levels(slug)
+    if level == DEFAULT_LEVEL and levels and level not in levels:
+        return list(levels)[-1]
+    return level
 
 
 def get_bot(slug: str, level: str) -> Bot:

@@ -147,6 +147,15 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   const side = h("div", { class: "qtris-side" });
   const controls = h("div", { class: "qtris-controls" });
   const handBox = h("div", { class: "qtris-hand-box" });
+  // the arrow keys move between the cards of the hand (as between the squares of the board)
+  handBox.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    const here = e.target.closest && e.target.closest(".qcard");
+    if (!step || !here) return;
+    const all = [...handBox.querySelectorAll(".qcard")].filter((b) => !b.disabled);
+    const next = all[all.indexOf(here) + step];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
   const odds = h("div", { class: "qtris-odds", id: "qtris-odds" });
   const explainBox = h("div", { class: "qtris-explain", id: "qtris-explain" });
   const measureBox = h("div", { class: "qtris-measure" });
@@ -712,6 +721,18 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     },
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return settleLeft(); },
+    // the sentences a screen reader hears for a new state: what was played and, with the odds,
+    // every square whose chance of coming out white changed
+    announce(msg) {
+      const said = (msg.events || []).map((e) => e.text).filter(Boolean);
+      const now = msg.analysis, before = prevAnalysis;
+      if (now && before && now !== before && !msg.view.final_board) {
+        now.p_white.forEach((p, i) => {
+          if (Math.abs(p - before.p_white[i]) > 0.0005) said.push(`square ${i + 1} is now white with probability ${pct(p)}`);
+        });
+      }
+      return said;
+    },
     seatLabel(seat, msg) {
       const v = msg.view;
       const s = (v.seat_sides || [])[seat];

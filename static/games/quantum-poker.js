@@ -107,7 +107,17 @@ export function createBoard(root, { act }) {
     refresh();
     focusAfterPick(i);
   }
-  root.addEventListener("keydown", (e) => { if (e.key === "Escape" && picked) { e.preventDefault(); cancelPick(); } });
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && picked) { e.preventDefault(); cancelPick(); return; }
+    // the arrow keys move between the cards, or between the qubits that can be played on
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    const here = e.target.closest && e.target.closest(".qp-pauli, .qp-qubit");
+    if (!step || !here) return;
+    const kind = here.classList.contains("qp-pauli") ? ".qp-pauli" : ".qp-qubit";
+    const all = [...tableBox.querySelectorAll(kind)].filter((b) => !b.disabled && b.tabIndex >= 0);
+    const next = all[all.indexOf(here) + step];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
 
   function clickQubit(seat, slot) {
     const msg = last;

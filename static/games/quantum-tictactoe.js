@@ -31,6 +31,17 @@ const TEXT = {
   collapse: _("Choose where the cycle collapses (point at or focus a square to preview)."),
   spectator: _("You are watching this match."),
   over: _("The game is over."),
+  // said to screen readers when a move arrives (built from the events' fields)
+  placed: (player, a, b) => tr("%(player)s placed a spooky mark on %(a)s and %(b)s", { player, a, b }),
+  lastSquare: (player, sq) => tr("%(player)s placed a classical mark on the last square, %(square)s", { player, square: sq }),
+  cycle: (mark, squares, chooser) => tr("Measurement: %(mark)s closed the cycle of squares %(squares)s. %(chooser)s chooses where %(mark)s lands", { mark, squares: squares.join(", "), chooser }),
+  collapsed: (player, mark, sq) => tr("%(player)s collapsed %(mark)s into square %(square)s", { player, mark, square: sq }),
+  nowClassical: (sq, player, move) => tr("square %(square)s is now %(mark)s", { square: sq, mark: `${player}${move}` }),
+  line: (player, squares) => tr("%(player)s has the line %(squares)s", { player, squares: squares.join(", ") }),
+  winner: (player) => tr("Game over: %(player)s wins", { player }),
+  draw: _("Game over: a draw"),
+  // a collapse choice says what it would do (the preview a pointer sees on hover)
+  choiceLabel: (outcome) => ". " + tr("Choose it and %(outcome)s", { outcome: outcome.map((p) => tr("%(mark)s lands on %(square)s", { mark: `${p.player}${p.move}`, square: p.square })).join(", ") }),
   cellLabel: (sq, cell) => cell.classical ? tr("Square %(square)s: %(mark)s, classical", { square: sq, mark: `${cell.classical.player}${cell.classical.move}` })
     : cell.spooky.length ? tr("Square %(square)s: %(marks)s spooky", { square: sq, marks: cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") })
       : tr("Square %(square)s: empty", { square: sq }),
@@ -78,6 +89,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
   function legalCollapses(msg) { return (msg.legal || []).filter((a) => a.collapse !== undefined); }
   const markOfSeat = (seat) => (seat === 0 ? "X" : "O");
+  const markOfMove = (move) => (move % 2 === 1 ? "X" : "O");
 
   function say(text, kind = "") {
     hintBox.textContent = text;
@@ -178,7 +190,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (collapseSquares.has(sq)) classes.push("choice");
       if (cycle.has(sq)) classes.push("in-cycle");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1,
-        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "") });
+        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "")
+          + (collapseSquares.has(sq) ? TEXT.choiceLabel((v.collapse.previews || {})[String(sq)] || []) : "") });
       g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
       if (cell.classical) {
         const t = markText(cell.classical.player, cell.classical.move, o.x + CELL / 2, o.y + CELL / 2, 64, "classical");
@@ -301,6 +314,21 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return Math.max(0, settleEnd - performance.now()); },
     seatLabel(seat) { return markOfSeat(seat); },
+    // the sentences a screen reader hears for a new state
+    announce(msg) {
+      const said = [];
+      for (const e of msg.events || []) {
+        if (e.type === "move" && e.squares[0] === e.squares[1]) said.push(TEXT.lastSquare(e.player, e.squares[0]));
+        else if (e.type === "move") said.push(TEXT.placed(e.player, e.squares[0], e.squares[1]));
+        else if (e.type === "cycle") said.push(TEXT.cycle(`${markOfMove(e.move)}${e.move}`, e.squares, markOfSeat(e.chooser)));
+        else if (e.type === "collapse") {
+          said.push(TEXT.collapsed(markOfSeat(e.seat), `${markOfMove(e.move)}${e.move}`, e.square));
+          for (const p of e.placed || []) said.push(TEXT.nowClassical(p.square, p.player, p.move));
+        } else if (e.type === "line") said.push(TEXT.line(e.player, e.squares));
+        else if (e.type === "game_over") said.push((e.winners || []).length === 1 ? TEXT.winner(markOfSeat(e.winners[0])) : TEXT.draw);
+      }
+      return said;
+    },
     prompt(msg) { return prompt(msg); },
   };
 }

@@ -14,8 +14,36 @@ const TEXT = {
   remove: _("remove"),
   readmit: _("let back in"),
   confirmRemove: (name) => tr("Remove %(name)s? A bot takes their seat.", { name }),
+  claimed: _("Claimed routes"),
+  noRoutes: _("no route claimed yet"),
+  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
+  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
+  connected: _("connected: may run"),
+  blocked: _("blocked"),
+  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
 };
 const statusText = (s) => TEXT.status[s] || s;
+
+// Ticket-to-Ride tables: the claimed routes, and each player's mission with how many cards
+// they still need (the teacher only: missions are secret to the students)
+function ticketBox(t) {
+  const k = t.ticket;
+  if (!k) return "";
+  const closest = new Set(k.closest || []);
+  const routes = k.claimed.length
+    ? el("ul", { class: "ttr-claimed" }, k.claimed.map((r) => el("li", { "data-route": r.route, "data-owner": r.owner },
+      `${r.a}–${r.b} ${r.gate === "CNOT" ? "CX" : r.gate}×${r.length} (${r.owner_name})`)))
+    : el("div", { class: "muted" }, TEXT.noRoutes);
+  const players = el("ul", { class: "ttr-progress" }, k.players.map((p) => el("li", {
+    class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat, "data-cards-needed": p.cards_needed ?? "" },
+  `${p.name}: ${p.mission} — ${p.possible ? (p.connected ? TEXT.connected : TEXT.cards(p.cards_needed)) : TEXT.blocked}`)));
+  const names = k.players.filter((p) => closest.has(p.seat)).map((p) => p.name).join(", ");
+  return el("div", { class: "ticket" },
+    el("div", { class: "small" }, el("strong", {}, TEXT.claimed), routes),
+    names ? el("div", { class: "to-act closest-line" }, TEXT.closest(names)) : "",
+    players,
+    (k.completed || []).map((c) => el("div", { class: "completed" }, TEXT.completed(c.name, c.mission))));
+}
 
 export function dashboard(sessionId, initial) {
   const $ = (id) => document.getElementById(id);
@@ -37,6 +65,13 @@ export function dashboard(sessionId, initial) {
       const ids = [...selected];
       if (!ids.length) { $("dash-error").textContent = _("Tick the students to seat together first."); $("dash-error").classList.remove("hidden"); return; }
       send({ type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) });
+  claimed: _("Claimed routes"),
+  noRoutes: _("no route claimed yet"),
+  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
+  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
+  connected: _("connected: may run"),
+  blocked: _("blocked"),
+  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
       selected.clear();
       return;
     }
@@ -83,9 +118,17 @@ export function dashboard(sessionId, initial) {
         el("ul", {}, t.seats.map((seat) => el("li", { class: "seat" + ((t.to_act || []).includes(seat.index) ? " acting" : ""), "data-seat": seat.index },
           seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
+        t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, _("Watch")), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, _("Replay")) : "");
+  claimed: _("Claimed routes"),
+  noRoutes: _("no route claimed yet"),
+  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
+  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
+  connected: _("connected: may run"),
+  blocked: _("blocked"),
+  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
     }));
   }
   render();

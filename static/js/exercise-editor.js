@@ -85,11 +85,11 @@ export async function editor({ validateUrl, boardUrl }) {
   function renderPairs() {
     const box = $("ex-pairs");
     box.replaceChildren(...st.pairs.map((p, i) => {
-      const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
+      const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, "aria-label": tr("pair %(n)s, square %(k)s", { n: i + 1, k: k + 1 }), onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
         [1, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => h("option", { value: s, selected: p.squares[k] === s }, `square ${s}`)));
       return h("div", { class: "row ex-pair" }, sqSel(0), sqSel(1),
-        h("select", { "data-pair-state": i, onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
-        h("select", { onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || _("no decoration")))),
+        h("select", { "data-pair-state": i, "aria-label": tr("pair %(n)s, Bell state", { n: i + 1 }), onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
+        h("select", { "aria-label": tr("pair %(n)s, decoration", { n: i + 1 }), onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || _("no decoration")))),
         h("button", { type: "button", class: "link danger", onclick: () => { st.pairs.splice(i, 1); changed(); } }, _("remove")));
     }));
   }
@@ -97,7 +97,7 @@ export async function editor({ validateUrl, boardUrl }) {
   function renderHands() {
     const box = $("ex-hands");
     box.replaceChildren(...st.hands.map((hnd, side) => h("div", { class: "row ex-hand" }, h("strong", {}, side === 0 ? "Alice" : "Bob"),
-      hnd.map((c, k) => h("select", { "data-hand": `${side}-${k}`, onchange: (e) => { hnd[k] = e.target.value; changed(); } }, CARDS.map((x) => h("option", { value: x, selected: x === c }, x)))))));
+      hnd.map((c, k) => h("select", { "data-hand": `${side}-${k}`, "aria-label": `${side === 0 ? "Alice" : "Bob"}, card ${k + 1}`, onchange: (e) => { hnd[k] = e.target.value; changed(); } }, CARDS.map((x) => h("option", { value: x, selected: x === c }, x)))))));
   }
 
   function renderFields() {

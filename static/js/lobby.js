@@ -14,6 +14,9 @@ const TEXT = {
 
 export function lobby(sessionId, initial) {
   const status = document.getElementById("lobby-status");
+  // a screen reader hears the changes ("You are at table 2…") without looking for them
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
   const go = document.getElementById("lobby-go");
   const replays = document.getElementById("lobby-replays");
   let sock = null;

@@ -10,6 +10,7 @@ const TEXT = {
   measuring: _("Measuring…"),
 };
 const LOG_LINES = 1000;
+const SIGNAL_LINES = 6;
 
 export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, sessionSocket }) {
   const $ = (id) => document.getElementById(id);
@@ -42,6 +43,21 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     },
   });
 
+  // quick signals (co-op games): predefined phrases to the partner, no free text
+  const signals = $("signals");
+  if (signals) {
+    signals.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => {
+      $("error").classList.add("hidden");
+      if (!sock.send({ type: "signal", phrase: b.dataset.phrase })) showError("Not connected: reconnecting, try again in a moment.");
+    }));
+  }
+  function showSignal(who, text, mine) {
+    const log = $("signal-log");
+    if (!log) return;
+    log.append(el("li", { class: "signal-line" + (mine ? " mine" : "") }, el("b", {}, who + ": "), text));
+    while (log.childElementCount > SIGNAL_LINES) log.firstChild.remove();
+  }
+
   function onStatus(status) {
     const text = { live: _("live"), reconnecting: _("reconnecting…"), refused: _("no access") }[status] || status;
     $("conn").textContent = text;
@@ -58,6 +74,8 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       waiting.forEach((resolve) => resolve(msg));
       return;
     }
+    if (msg.type === "signal") { showSignal(current ? seatName(current, msg.seat) : `seat ${msg.seat}`, msg.text, false); return; }
+    if (msg.type === "signal_sent") { showSignal(signals ? signals.dataset.you : "You", msg.text, true); return; }
     if (msg.type === "error" && msg.code === "removed") { showRemoved(); return; }
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;
@@ -70,6 +88,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
+    if (animate) announce(msg);
   }
 
   function notice(text, links = []) {
@@ -101,6 +120,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     box.replaceChildren(...msg.seats.map((s) => el("span", {
       class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
       "data-seat": s.index,
+      "aria-current": msg.to_act.includes(s.index) ? "true" : null,  // whose turn: not by colour alone
     }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " " + _("(you)") : ""))));
   }
   function sideLabel(msg, i) {
@@ -126,7 +146,9 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       const winners = msg.outcome.winners || [];
       const line = msg.seats.map((s) => `${s.name}: ${scores[s.index] ?? "–"}`).join(" · ");
       const who = winners.map((w) => seatName(msg, w)).join(", ");
-      const verdict = winners.length === 0 ? _("A draw.") : winners.length > 1 ? t("%(names)s win!", { names: who }) : t("%(name)s wins!", { name: who });
+      // a co-operative game's board says it its own way (won or lost together)
+      const own = board.verdict ? board.verdict(msg.outcome, msg.seats) : null;
+      const verdict = own || (winners.length === 0 ? _("A draw.") : winners.length > 1 ? t("%(names)s win!", { names: who }) : t("%(name)s wins!", { name: who }));
       result.replaceChildren(el("h2", {}, verdict), el("p", { class: "scores" }, line),
         el("a", { class: "button", href: replayUrl }, _("Open the replay")), " ",
         lobbyUrl ? el("a", { class: "button secondary", href: lobbyUrl }, _("Back to the lobby (next game)")) : "");
@@ -141,6 +163,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const hint = board.prompt ? board.prompt(msg) : "";
     turn.textContent = mine ? `${_("Your turn.")} ${hint}` : t("Waiting for %(names)s…", { names: names.join(", ") });
     turn.classList.toggle("mine", mine);
+  }
+
+  // what changed, said to screen readers (a live region): the board's own sentences built from
+  // the events' fields where it has them, the events' texts otherwise
+  function announce(msg) {
+    const lines = board.announce ? board.announce(msg) : (msg.events || []).map((e) => e.text).filter(Boolean);
+    const text = lines.map((t) => namedSeats(t, msg.seats)).join(". ");
+    if (text) $("announce").textContent = text;
   }
 
   // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)

@@ -11,7 +11,7 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
   scrub.max = frames.length - 1;
   // the players, with the side each one plays where the game names sides ("X — Ada")
   $("replay-players").replaceChildren(...seats.map((s) => {
-    const side = seatSide(frames[0].view, s.index);
+    const side = seatSide(frames[0].view, s.index) || (board.seatLabel ? board.seatLabel(s.index, { view: frames[0].view }) : "");
     return el("span", { class: "player", "data-seat": s.index }, (side ? `${side} — ` : "") + s.name);
   }));
   function show(k, animate) {
@@ -27,6 +27,8 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
     scrub.value = i;
   }
   function verdict(o) {
+    const own = board.verdict ? board.verdict(o, seats) : null;  // a co-operative game's own words
+    if (own) return own;
     const winners = o.winners || [];
     const scores = seats.map((s) => `${s.name}: ${(o.scores || [])[s.index] ?? "–"}`).join(", ");
     if (!winners.length) return t("A draw (%(scores)s).", { scores });

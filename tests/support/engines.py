@@ -184,12 +184,64 @@ def qtris_twin(state: State, seat: int | None) -> State:
     return other
 
 
+def _entanglion_options(rng: random.Random, variant: str) -> dict:
+    """Entanglion: sometimes a given start inside Entanglion, a house rule or a start rate."""
+    options: dict = {}
+    if rng.random() < 0.3:
+        planet = rng.choice(["PHI PLUS", "OMEGA TWO", "PSI MINUS"])
+        options["ships"] = {"mercurial": planet, "rubicon": planet}
+    if rng.random() < 0.3:
+        options["start_rate"] = rng.choice([1, 2, 3])
+    if rng.random() < 0.3:
+        options["interconnect_anywhere"] = True
+    return options
+
+
+# --- Quantum Ticket-to-Ride -------------------------------------------------------------
+
+def ttr_twin(state: State, seat: int | None) -> State:
+    """Change what ``seat`` cannot know: the seed, the pile's order and cards, the other
+    seats' hands (same sizes), their secret missions while the game runs, their failed runs
+    and the private events of others."""
+    other = clone(state)
+    other["seed"] += 987654321
+    gates = ["I", "X", "Y", "Z", "H", "CNOT"]
+
+    def changed(card: str) -> str:
+        return gates[(gates.index(card) + 1) % len(gates)]
+
+    other["pile"] = [changed(c) for c in reversed(other["pile"])]
+    pool = other["map"]["missions"]
+    for s in range(other["players"]):
+        if s == seat:
+            continue
+        other["hands"][s] = sorted((changed(c) for c in other["hands"][s]), key=gates.index)
+        if not other["finished"]:
+            mine = other["missions"][s]
+            others = [m for m in pool if m["id"] != mine["id"]]
+            other["missions"][s] = dict(others[(s + len(other["runs"])) % len(others)])
+    for run in other["runs"]:
+        if run["seat"] != seat and not run["match"]:
+            run["fidelity"] = round(1 - run["fidelity"], 10)
+            run["cities"] = list(reversed(run["cities"]))
+    for event in other["events"]:
+        if "visible_to" in event and seat not in event["visible_to"]:
+            event["text"] += " (changed)"
+            if "cards" in event:
+                event["cards"] = [changed(c) for c in event["cards"]]
+    return other
+
+
 SPECS: dict[str, GameSpec] = {
     "quantum-tictactoe": GameSpec(has_secrets=False),
+    # co-op: hands and kept event cards are open between the partners (sheet §4, §13.12); the
+    # decks' order is hidden from both seats alike (tests/engines/test_entanglion_view.py)
+    "entanglion": GameSpec(has_secrets=False, options=_entanglion_options),
     "quantum-poker": GameSpec(has_secrets=True, twin=poker_twin, options=_poker_options),
     "qtris": GameSpec(has_secrets=True, twin=qtris_twin,
                       options=lambda rng, variant: {"skip_mulligan": True}
                       if rng.random() < 0.3 else {}),
+    "quantum-ticket-to-ride": GameSpec(has_secrets=True, twin=ttr_twin),
 }
 
 

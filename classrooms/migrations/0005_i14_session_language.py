@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classrooms', '0003_i9_participant_cap'),
+        ('classrooms', '0004_ticket_map'),
     ]
 
     operations = [

@@ -1,0 +1,67 @@
+"""``analysis``: how close each player is to their mission (teacher-only: missions are secret).
+
+Per seat, the planner's cheapest simple path from the mission's start to its target whose
+circuit completes the mission, given the board now: the seat's own routes are free, routes of
+other players are closed, an unclaimed route costs its length in cards. ``cards_needed`` is
+that cost; ``cards_missing`` what the hand does not yet cover, per gate. ``possible`` is
+False when no such path is found within ``BUDGET`` search expansions (the dashboard calls this
+often, so it is bounded).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import register
+from .paths import runnable_paths, trace
+from .search import plan
+
+BUDGET = 5_000
+
+
+def seat_price(state: dict, seat: int):
+    """The planner's price of each route for ``seat``: own 0, unclaimed its length, else None."""
+    owners, routes = state["owners"], state["map"]["routes"]
+
+    def price(r: int) -> int | None:
+        if owners[r] == seat:
+            return 0
+        return routes[r]["length"] if owners[r] is None else None
+
+    return price
+
+
+def seat_progress(state: dict, seat: int) -> dict:
+    mission = state["missions"][seat]
+    routes = state["map"]["routes"]
+    best = plan(state["map"], mission, seat_price(state, seat), budget=BUDGET)
+    row: dict = {"seat": seat, "mission": dict(mission),
+                 "claimed_length": sum(routes[r]["length"]
+                                       for r, o in enumerate(state["owners"]) if o == seat),
+                 "connected": bool(runnable_paths(state, seat)), "possible": best is not None,
+                 "plan": None, "cards_needed": None, "cards_missing": None}
+    if best is None:
+        return row
+    need = Counter()
+    for r in best.routes:
+        if state["owners"][r] is None:
+            need[routes[r]["gate"]] += routes[r]["length"]
+    have = Counter(state["hands"][seat])
+    missing = {g: n - have[g] for g, n in need.items() if n > have[g]}
+    row.update(plan={"cities": list(best.cities), "routes": list(best.routes),
+                     "to_claim": [r for r in best.routes if state["owners"][r] is None],
+                     "ket": trace(state["map"], mission, list(best.cities))["ket"]},
+               cards_needed=int(sum(need.values())),
+               cards_missing={g: missing[g] for g in register.GATE_NAMES if g in missing})
+    return row
+
+
+def analyse(state: dict) -> dict:
+    players = [seat_progress(state, s) for s in range(state["players"])]
+    open_ = [p for p in players if p["possible"]]
+    closest = None
+    if open_:
+        least = min(p["cards_needed"] for p in open_)
+        closest = [p["seat"] for p in open_ if p["cards_needed"] == least]
+    return {"claimed_length": [p["claimed_length"] for p in players],
+            "players": players, "closest": closest,
+            "teacher_only": ["players", "closest"]}

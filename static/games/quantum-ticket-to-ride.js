@@ -1,0 +1,565 @@
+// Quantum Ticket-to-Ride board: the map as SVG (cities, routes coloured by gate with their
+// length, claimed routes in their owner's colour), your gate cards and your secret mission,
+// draw / claim controls, and the path picker of a run: pick cities along your claimed routes;
+// it shows the circuit being built (gate boxes on the wires q0 and q1) and the state after each
+// route — a Bloch vector of q0 (one-qubit missions) or the four amplitudes (two-qubit ones).
+//
+// The preview is computed here, in the browser, by ttr-circuit.js with the engine's own
+// conventions (q0 leftmost, CNOT q0→q1, a route of length N applies its gate N times); the
+// server's run decides. Renders replay frames ({view, legal: []}) too.
+//
+// Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
+// holds only this seat's mission; the others' appear there only at the end).
+import { namedSeats } from "../js/live.js";
+import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const CSS_ID = "quantum-ticket-to-ride-css";
+const GATES = ["I", "X", "Y", "Z", "H", "CNOT"];
+const GATE_HELP = {
+  I: "I does nothing to the qubit.",
+  X: "X flips the mission qubit (|0⟩ ↔ |1⟩).",
+  Y: "Y flips the mission qubit and adds a phase i.",
+  Z: "Z flips the sign of |1⟩ (|+⟩ ↔ |−⟩).",
+  H: "H turns |0⟩ into |+⟩ and |1⟩ into |−⟩ (and back).",
+  CNOT: "CNOT flips q1 when the mission qubit q0 is 1: it can entangle them.",
+};
+// every sentence the board says, in one place
+const TEXT = {
+  map: "Map of Europe: cities and gate routes",
+  route: (r, owner, note) => `${r.a}–${r.b}: ${r.gate} route, length ${r.length}, ${owner}${note ? `. ${note}` : ""}`,
+  unclaimed: "unclaimed",
+  claimedBy: (name) => `claimed by ${name}`,
+  needCards: (r, have) => `Claiming needs ${r.length} ${r.gate} card${r.length === 1 ? "" : "s"}; you have ${have}.`,
+  canClaim: (r) => `Claim ${r.a}–${r.b} with ${r.length} ${r.gate} card${r.length === 1 ? "" : "s"}.`,
+  picked: (r) => `Route ${r.a}–${r.b} selected (${r.gate} × ${r.length}).`,
+  drawPrompt: "Draw two cards, or pick a route to claim.",
+  runPrompt: "You may run a path along your routes: Plan a run, then pick the cities from your start.",
+  noRun: "None of your paths joins your start to your target yet: end your turn (or plan a run to see the states).",
+  pathStart: (c) => `Path starts at ${c}. Pick the next city along your routes.`,
+  pathAdd: (c, state) => `Path reaches ${c}: ${state}.`,
+  pathBack: "Last city taken off the path.",
+  noMission: "No mission card.",
+  spectator: "You are watching this match.",
+  over: "The game is over.",
+  city: (name, extra) => `${name}${extra ? `, ${extra}` : ""}`,
+  start: "your start", target: "your target", next: "next on the path: press Enter",
+};
+const SEAT_COLOURS = 5;
+const COLOUR_NAMES = ["red", "blue", "green", "orange", "purple"];
+
+function ensureCss() {
+  if (document.getElementById(CSS_ID)) return;
+  const link = document.createElement("link");
+  link.id = CSS_ID;
+  link.rel = "stylesheet";
+  link.href = new URL("../css/quantum-ticket-to-ride.css", import.meta.url).href;
+  document.head.append(link);
+}
+
+function h(tag, attrs = {}, ...children) {
+  const n = document.createElement(tag);
+  setAttrs(n, attrs);
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  return n;
+}
+function s(tag, attrs = {}, ...children) {
+  const n = document.createElementNS(NS, tag);
+  setAttrs(n, attrs);
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  return n;
+}
+function setAttrs(n, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") n.setAttribute("class", v);
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+const fmt = (x) => (Math.abs(x) < 5e-4 ? "0" : x.toFixed(2).replace(/\.?0+$/, "").replace("-", "−"));
+
+// ------------------------------------------------------------------ the view, whatever its details
+
+function mapOf(v) { return v.map || {}; }
+function citiesOf(v) { return v.cities || mapOf(v).cities || []; }
+function routesOf(v) {
+  const base = v.routes || mapOf(v).routes || [];
+  return base.map((r, i) => ({ ...r, index: r.index ?? r.id ?? i, owner: r.owner ?? (v.owners ? v.owners[i] : null) ?? null }));
+}
+function handCounts(v) {
+  const hand = v.hand ?? (v.you ? v.you.hand : null) ?? [];
+  const counts = Object.fromEntries(GATES.map((g) => [g, 0]));
+  if (Array.isArray(hand)) for (const g of hand) counts[g] = (counts[g] || 0) + 1;
+  else for (const [g, n] of Object.entries(hand || {})) counts[g] = n;
+  return counts;
+}
+function missionOf(v) { return v.mission ?? (v.you ? v.you.mission : null) ?? null; }
+function mySeat(msg) { return msg.view.seat ?? msg.seat ?? null; }
+const qubitsOf = (m) => Number(m.qubits || 1);
+// a state's name as a ket: "+" → |+⟩, "-" → |−⟩, "Phi+" → |Φ+⟩
+export function ket(name) {
+  const greek = { Phi: "Φ", Psi: "Ψ" };
+  const text = String(name).replace(/^(Phi|Psi)/, (g) => greek[g]).replace(/-/g, "−");
+  return `|${text}⟩`;
+}
+const missionText = (m) => `${m.start} ${ket(m.initial_state)} → ${m.target} ${ket(m.target_state)}`;
+
+export function createBoard(root, { act, promptChanged = () => {} }) {
+  ensureCss();
+  root.innerHTML = "";
+  const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
+  const mapBox = h("div", { class: "ttr-map" });
+  const side = h("div", { class: "ttr-side" });
+  const picker = h("section", { class: "ttr-picker hidden", "aria-label": "Path picker of a run" });
+  const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, mapBox), side);
+  root.append(wrap, picker);
+
+  let last = null;
+  let pickedRoute = null;  // index of the route selected for a claim
+  let path = [];           // cities of the run being planned
+  let planning = false;
+  let turnKey = null;
+
+  const say = (text) => { live.textContent = text; };
+  const seatName = (msg, i) => {
+    const seat = (msg.seats || []).find((x) => x.index === i);
+    return seat && seat.name ? seat.name : `Player ${i + 1}`;
+  };
+  const legal = (msg) => msg.legal || [];
+  const canDraw = (msg) => legal(msg).some((a) => a.draw !== undefined);
+  const claimable = (msg) => new Set(legal(msg).filter((a) => a.claim !== undefined).map((a) => a.claim));
+  const canRun = (msg) => legal(msg).some((a) => a.run !== undefined);
+  const canPass = (msg) => legal(msg).some((a) => a.pass !== undefined);
+  const myRoutes = (msg) => routesOf(msg.view).filter((r) => r.owner !== null && r.owner === mySeat(msg));
+
+  // the route joining two cities among mine (for the path picker)
+  function myRouteBetween(msg, a, b, used) {
+    return myRoutes(msg).find((r) => !used.has(r.index) && ((r.a === a && r.b === b) || (r.a === b && r.b === a)));
+  }
+  function pathRoutes(msg) {
+    const used = new Set();
+    const out = [];
+    for (let k = 1; k < path.length; k++) {
+      const r = myRouteBetween(msg, path[k - 1], path[k], used);
+      if (!r) break;
+      used.add(r.index);
+      out.push(r);
+    }
+    return out;
+  }
+  function nextCities(msg) {
+    if (!path.length) return new Set();
+    const used = new Set(pathRoutes(msg).map((r) => r.index));
+    const here = path[path.length - 1];
+    const out = new Set();
+    for (const r of myRoutes(msg)) {
+      if (used.has(r.index)) continue;
+      if (r.a === here && !path.includes(r.b)) out.add(r.b);
+      if (r.b === here && !path.includes(r.a)) out.add(r.a);
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ acting
+
+  function selectRoute(i) {
+    const msg = last;
+    if (!msg) return;
+    pickedRoute = pickedRoute === i ? null : i;
+    const r = routesOf(msg.view).find((x) => x.index === i);
+    if (r && pickedRoute !== null) say(`${TEXT.picked(r)} ${routeNote(msg, r)}`);
+    refresh();
+    promptChanged();
+    const again = mapBox.querySelector(`.ttr-route[data-route="${i}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+  function claim() {
+    if (pickedRoute === null) return;
+    const i = pickedRoute;
+    pickedRoute = null;
+    act({ claim: i });
+  }
+  function startPlanning() {
+    const msg = last;
+    const m = missionOf(msg.view);
+    if (!m) return;
+    planning = true;
+    path = [m.start];
+    say(TEXT.pathStart(m.start));
+    refresh();
+    focusFirstNext();
+  }
+  function stopPlanning() { planning = false; path = []; refresh(); }
+  function addCity(city) {
+    const msg = last;
+    if (!planning || !nextCities(msg).has(city)) return;
+    path.push(city);
+    const steps = stepsOf(msg);
+    const end = steps[steps.length - 1];
+    say(TEXT.pathAdd(city, stateWords(missionOf(msg.view), end)));
+    refresh();
+    focusFirstNext();
+  }
+  function undoCity() {
+    if (path.length > 1) { path.pop(); say(TEXT.pathBack); refresh(); focusFirstNext(); }
+  }
+  function focusFirstNext() {
+    const n = mapBox.querySelector(".ttr-city.next");
+    if (n) n.focus({ preventScroll: true });
+    else { const b = picker.querySelector("[data-run]"); if (b && !b.disabled) b.focus({ preventScroll: true }); }
+  }
+  function runPath() {
+    if (path.length < 2) return;
+    const cities = [...path];
+    planning = false;
+    path = [];
+    act({ run: cities });
+  }
+  root.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    if (planning) { e.preventDefault(); stopPlanning(); } else if (pickedRoute !== null) { e.preventDefault(); selectRoute(pickedRoute); }
+  });
+
+  // ------------------------------------------------------------------ the run preview
+
+  function stepsOf(msg) {
+    const m = missionOf(msg.view);
+    if (!m) return [];
+    const init = register(m.initial_state);
+    if (!init) return [];
+    const out = [{ route: null, psi: init }];
+    let psi = init;
+    for (const r of pathRoutes(msg)) {
+      psi = applyRoute(psi, r.gate, r.length);
+      out.push({ route: r, psi });
+    }
+    return out;
+  }
+  function stateWords(m, step) {
+    if (!step) return "";
+    if (qubitsOf(m) === 2) return `state ${ketText(step.psi)}`;
+    const b = bloch(step.psi);
+    return `Bloch vector x ${fmt(b.x)}, y ${fmt(b.y)}, z ${fmt(b.z)}`;
+  }
+
+  // ------------------------------------------------------------------ drawing: the map
+
+  function routeNote(msg, r) {
+    if (r.owner !== null) return "";
+    if (mySeat(msg) === null || msg.replay) return "";
+    const have = handCounts(msg.view)[r.gate] || 0;
+    return claimable(msg).has(r.index) ? TEXT.canClaim(r) : TEXT.needCards(r, have);
+  }
+
+  function drawMap(msg) {
+    const v = msg.view;
+    const cities = citiesOf(v);
+    const pos = Object.fromEntries(cities.map((c) => [c.name, c]));
+    const xs = cities.map((c) => c.x), ys = cities.map((c) => c.y);
+    const pad = 40;
+    const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+    const w = Math.max(...xs) - minX + pad, hgt = Math.max(...ys) - minY + pad;
+    const me = mySeat(msg);
+    const mission = missionOf(v);
+    const can = claimable(msg);
+    const nexts = planning ? nextCities(msg) : new Set();
+    const onPath = new Set(planning ? pathRoutes(msg).map((r) => r.index) : []);
+    const svgEl = s("svg", { viewBox: `${minX} ${minY} ${w} ${hgt}`, class: "ttr-svg", role: "group", "aria-label": TEXT.map });
+    // routes between the same two cities are drawn side by side
+    const pairCount = {};
+    const routes = routesOf(v);
+    for (const r of routes) { const k = [r.a, r.b].sort().join("|"); pairCount[k] = (pairCount[k] || 0) + 1; }
+    const pairSeen = {};
+    const gRoutes = s("g", { class: "ttr-routes" });
+    for (const r of routes) {
+      const A = pos[r.a], B = pos[r.b];
+      if (!A || !B) continue;
+      const k = [r.a, r.b].sort().join("|");
+      const nth = (pairSeen[k] = (pairSeen[k] || 0) + 1) - 1;
+      const off = (nth - (pairCount[k] - 1) / 2) * 10;
+      const dx = B.x - A.x, dy = B.y - A.y, len = Math.hypot(dx, dy) || 1;
+      const ox = (-dy / len) * off, oy = (dx / len) * off;
+      const x1 = A.x + ox, y1 = A.y + oy, x2 = B.x + ox, y2 = B.y + oy;
+      const claimed = r.owner !== null;
+      const cls = ["ttr-route", `g-${r.gate}`];
+      if (claimed) cls.push("claimed", `owner-${r.owner % SEAT_COLOURS}`);
+      if (claimed && r.owner === me) cls.push("mine");
+      if (can.has(r.index)) cls.push("claimable");
+      if (pickedRoute === r.index) cls.push("picked");
+      if (onPath.has(r.index)) cls.push("on-path");
+      const owner = claimed ? TEXT.claimedBy(r.owner === me ? "you" : seatName(msg, r.owner)) : TEXT.unclaimed;
+      const interactive = !msg.replay && !planning;
+      const g = s("g", {
+        class: cls.join(" "), "data-route": r.index, "data-gate": r.gate, "data-length": r.length,
+        "data-owner": claimed ? r.owner : null, "data-a": r.a, "data-b": r.b,
+        role: interactive ? "button" : "img", tabindex: interactive ? 0 : null,
+        "aria-pressed": interactive ? String(pickedRoute === r.index) : null,
+        "aria-label": TEXT.route(r, owner, routeNote(msg, r)),
+        onclick: interactive ? () => selectRoute(r.index) : null,
+        onkeydown: interactive ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectRoute(r.index); } } : null,
+        onmouseenter: () => hoverRoute(msg, r), onfocus: () => hoverRoute(msg, r),
+      });
+      g.append(s("title", { text: `${r.a}–${r.b}: ${r.gate}×${r.length}. ${GATE_HELP[r.gate] || ""}` }));
+      g.append(s("line", { x1, y1, x2, y2, class: "ttr-hit" }));
+      g.append(s("line", { x1, y1, x2, y2, class: "ttr-track" }));
+      // the length as that many segments (carriages), the gate written on the middle
+      for (let c = 0; c < r.length; c++) {
+        const t0 = 0.14 + (0.72 * c) / r.length, t1 = 0.14 + (0.72 * (c + 1)) / r.length - 0.02;
+        g.append(s("line", { x1: x1 + dx * t0, y1: y1 + dy * t0, x2: x1 + dx * t1, y2: y1 + dy * t1, class: "ttr-car" }));
+      }
+      const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+      const label = r.gate === "CNOT" ? `CX×${r.length}` : `${r.gate}×${r.length}`;
+      g.append(s("rect", { x: mx - 19, y: my - 9, width: 38, height: 18, rx: 5, class: "ttr-tag" }));
+      g.append(s("text", { x: mx, y: my + 5, class: "ttr-tag-text", "text-anchor": "middle" }, label));
+      gRoutes.append(g);
+    }
+    const gCities = s("g", { class: "ttr-cities" });
+    for (const c of cities) {
+      const isStart = mission && mission.start === c.name, isTarget = mission && mission.target === c.name;
+      const next = nexts.has(c.name);
+      const cls = ["ttr-city"];
+      if (isStart) cls.push("start");
+      if (isTarget) cls.push("target");
+      if (next) cls.push("next");
+      if (planning && path.includes(c.name)) cls.push("on-path");
+      const extra = [isStart ? TEXT.start : "", isTarget ? TEXT.target : "", next ? TEXT.next : ""].filter(Boolean).join(", ");
+      const g = s("g", {
+        class: cls.join(" "), "data-city": c.name, role: next ? "button" : "img", tabindex: next ? 0 : null,
+        "aria-label": TEXT.city(c.name, extra),
+        onclick: next ? () => addCity(c.name) : null,
+        onkeydown: next ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addCity(c.name); } } : null,
+      });
+      g.append(s("circle", { cx: c.x, cy: c.y, r: next ? 11 : 8 }));
+      if (next) g.append(s("circle", { cx: c.x, cy: c.y, r: 30, class: "ttr-city-hit" }));  // a thumb-sized target
+      if (isStart || isTarget) g.append(s("circle", { cx: c.x, cy: c.y, r: 15, class: "ring" }));
+      g.append(s("text", { x: c.x, y: c.y - 14, "text-anchor": "middle", class: "ttr-city-name" }, c.name));
+      gCities.append(g);
+    }
+    svgEl.append(gRoutes, gCities);
+    // keep the keyboard focus on the same route or city across a redraw
+    const active = document.activeElement;
+    const key = active && mapBox.contains(active) ? (active.dataset.route !== undefined ? `[data-route="${active.dataset.route}"]`
+      : active.dataset.city !== undefined ? `[data-city="${CSS.escape(active.dataset.city)}"]` : null) : null;
+    mapBox.replaceChildren(svgEl);
+    if (key) { const n = mapBox.querySelector(key); if (n && n.getAttribute("tabindex") !== null) n.focus({ preventScroll: true }); }
+  }
+
+  function hoverRoute(msg, r) {
+    const box = side.querySelector(".ttr-hover");
+    if (!box) return;
+    const owner = r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? "you" : seatName(msg, r.owner)) : TEXT.unclaimed;
+    box.textContent = `${r.a}–${r.b}: ${r.gate}×${r.length} (${owner}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`;
+  }
+
+  // ------------------------------------------------------------------ drawing: the side panel
+
+  function missionCard(msg) {
+    const m = missionOf(msg.view);
+    if (!m) return h("div", { class: "ttr-mission none", text: mySeat(msg) === null ? TEXT.spectator : TEXT.noMission });
+    return h("div", { class: `ttr-mission level-${m.level || "basic"}`, role: "group", "data-mission": m.id, "aria-label": `Your secret mission ${m.id}` },
+      h("div", { class: "ttr-mission-head" }, h("strong", { text: "Your mission" }), h("span", { class: "pill", text: m.level || "" })),
+      h("div", { class: "ttr-mission-route", text: missionText(m) }),
+      h("div", { class: "muted small", text: qubitsOf(m) === 2 ? "Two qubits: the whole register must match." : "One qubit: q0 must match (q1 may be anything, if not entangled)." }),
+      msg.view.winning_run && msg.view.winning_run.seat === mySeat(msg) ? h("div", { class: "ttr-done", text: "Completed!" }) : null);
+  }
+
+  function handBox(msg) {
+    const counts = handCounts(msg.view);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return h("div", { class: "ttr-hand", role: "group", "aria-label": `Your gate cards: ${total}` },
+      ...GATES.map((g) => h("span", { class: `ttr-card g-${g}${counts[g] ? "" : " none"}`, "data-gate": g, "data-count": counts[g] || 0,
+        title: GATE_HELP[g], "aria-label": `${counts[g] || 0} ${g} card${counts[g] === 1 ? "" : "s"}` },
+      h("b", { text: g === "CNOT" ? "CX" : g }), h("span", { text: `×${counts[g] || 0}` }))));
+  }
+
+  function playersBox(msg) {
+    const v = msg.view;
+    const rows = (v.seats || []).filter((p) => typeof p === "object");
+    const lengths = {};
+    for (const r of routesOf(v)) if (r.owner !== null) lengths[r.owner] = (lengths[r.owner] || 0) + r.length;
+    const n = v.players || rows.length;
+    const list = h("ul", { class: "ttr-players" });
+    for (let i = 0; i < n; i++) {
+      const info = rows.find((p) => (p.seat ?? p.index) === i) || {};
+      const hand = info.cards;
+      list.append(h("li", { class: `owner-${i % SEAT_COLOURS}${i === mySeat(msg) ? " me" : ""}`, "data-seat": i },
+        h("i", { class: "swatch", "aria-hidden": "true" }), `${seatName(msg, i)}${i === mySeat(msg) ? " (you)" : ""}: ${lengths[i] || 0} route length`,
+        hand !== undefined ? h("span", { class: "muted", text: ` · ${hand} cards` }) : null));
+    }
+    const pile = v.pile;
+    return h("div", {}, list, pile !== undefined ? h("div", { class: "muted ttr-pile", "data-pile": pile, text: `Pile: ${pile} cards${v.final_round ? " · last round" : ""}` }) : null);
+  }
+
+  function controls(msg) {
+    const box = h("div", { class: "ttr-controls" });
+    if (msg.replay || mySeat(msg) === null) return box;
+    if (canDraw(msg)) box.append(h("button", { type: "button", class: "button", "data-draw": "1", onclick: () => { pickedRoute = null; act({ draw: true }); } }, "Draw two cards"));
+    if (pickedRoute !== null) {
+      const r = routesOf(msg.view).find((x) => x.index === pickedRoute);
+      const ok = claimable(msg).has(pickedRoute);
+      box.append(h("button", { type: "button", class: "button primary", "data-claim": pickedRoute, disabled: ok ? null : true, onclick: claim },
+        `Claim ${r.a}–${r.b}`));
+      box.append(h("p", { class: "small", text: routeNote(msg, r) }));
+    }
+    if (missionOf(msg.view) && myRoutes(msg).length && !planning && !msg.view.finished) box.append(h("button", { type: "button", class: "button secondary", "data-plan": "1", onclick: startPlanning }, "Plan a run…"));
+    if (canPass(msg)) box.append(h("button", { type: "button", class: "button secondary", "data-pass": "1", onclick: () => act({ pass: true }) },
+      msg.view.step === "run" ? "End turn without a run" : "Pass (you can neither draw nor claim)"));
+    return box;
+  }
+
+  function lastRunBox(msg) {
+    const v = msg.view;
+    const run = v.winning_run || (v.runs || [])[(v.runs || []).length - 1];
+    if (!run) return null;
+    const who = run.seat === mySeat(msg) ? "your" : `${seatName(msg, run.seat)}'s`;
+    return h("div", { class: `ttr-last-run${run.match ? " win" : ""}`, "data-last-run": "1", "data-match": run.match ? "1" : "0" },
+      h("strong", { text: run.match ? `Mission complete by ${seatName(msg, run.seat)}! ` : `Your last run: ` }),
+      `${(run.cities || []).join(" → ")} reached ${run.ket} · fidelity ${Number(run.fidelity).toFixed(3)}`,
+      run.match ? "" : ` (not a match: ${who} mission goes on).`);
+  }
+
+  function revealedMissions(msg) {
+    if (!msg.view.finished) return null;
+    const all = (msg.view.seats || []).filter((x) => x.mission);
+    if (!all.length) return null;
+    return h("div", { class: "ttr-revealed" }, h("h3", { text: "Missions" }),
+      h("ul", {}, ...all.map((x) => h("li", { "data-seat": x.seat }, `${seatName(msg, x.seat)}: ${missionText(x.mission)}`))));
+  }
+
+  // the teacher's watch page (the payload's analysis is sent to the teacher only): each player's
+  // secret mission and how many cards they still need, the closest marked
+  function teacherBox(msg) {
+    const a = msg.analysis;
+    if (!a || !Array.isArray(a.players)) return null;
+    const closest = new Set(a.closest || []);
+    return h("section", { class: "ttr-teacher", "aria-label": "Teacher: missions and progress" },
+      h("h3", { text: "Teacher: missions" }),
+      h("ul", {}, ...a.players.map((p) => h("li", { class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat },
+        `${seatName(msg, p.seat)}: ${missionText(p.mission)} — `,
+        p.possible ? (p.connected ? "connected, may run" : `${p.cards_needed} card${p.cards_needed === 1 ? "" : "s"} to claim`) : "blocked",
+        closest.has(p.seat) ? " (closest)" : ""))));
+  }
+
+  // ------------------------------------------------------------------ drawing: the path picker
+
+  function blochSvg(b, label) {
+    // a disc in the x–z plane (z up), the vector's y shown as a second arrow on the side axis
+    const R0 = 34;
+    const len = Math.hypot(b.x, b.y, b.z);
+    const g = s("svg", { viewBox: "-46 -46 92 92", class: "ttr-bloch", role: "img", "aria-label": `${label}: Bloch vector x ${fmt(b.x)}, y ${fmt(b.y)}, z ${fmt(b.z)}${len < 0.999 ? " (shorter than 1: q0 is entangled with q1)" : ""}` });
+    g.append(s("circle", { cx: 0, cy: 0, r: R0, class: "disc" }));
+    g.append(s("ellipse", { cx: 0, cy: 0, rx: R0, ry: R0 * 0.3, class: "equator" }));
+    g.append(s("line", { x1: 0, y1: -R0, x2: 0, y2: R0, class: "axis" }));
+    g.append(s("text", { x: 0, y: -R0 - 3, "text-anchor": "middle", class: "pole" }, "|0⟩"));
+    g.append(s("text", { x: 0, y: R0 + 10, "text-anchor": "middle", class: "pole" }, "|1⟩"));
+    g.append(s("text", { x: R0 + 2, y: 3, class: "pole" }, "+"));
+    g.append(s("text", { x: -R0 - 8, y: 3, class: "pole" }, "−"));
+    // oblique projection: x to the right, y into the page (down-left), z up
+    const px = (b.x - 0.35 * b.y) * R0, py = (-b.z + 0.3 * b.y) * R0;
+    g.append(s("line", { x1: 0, y1: 0, x2: px, y2: py, class: "vec" }));
+    g.append(s("circle", { cx: px, cy: py, r: 3.5, class: "tip" }));
+    return g;
+  }
+
+  function ampBars(psi, label) {
+    const labels = ["00", "01", "10", "11"];
+    const box = h("div", { class: "ttr-amps", role: "img", "aria-label": `${label}: ${ketText(psi)}` });
+    psi.forEach((a, k) => {
+      const p = a[0] * a[0] + a[1] * a[1];
+      const bar = h("span", { class: `bar${a[0] < -1e-9 || a[1] < -1e-9 ? " neg" : ""}` });
+      bar.style.setProperty("--p", p.toFixed(4));
+      box.append(h("div", { class: "amp" }, h("span", { class: "ket", text: `|${labels[k]}⟩` }), bar));
+    });
+    return box;
+  }
+
+  function circuitSvg(steps) {
+    const gates = [];
+    steps.slice(1).forEach((st, k) => { for (let n = 0; n < st.route.length; n++) gates.push({ gate: st.route.gate, step: k + 1 }); });
+    const W = 34, width = Math.max(120, 40 + gates.length * W + 20);
+    const g = s("svg", { viewBox: `0 0 ${width} 70`, width, height: 70, class: "ttr-circuit", role: "img",
+      "aria-label": `Circuit: ${gates.map((x) => (x.gate === "CNOT" ? "CNOT q0→q1" : x.gate)).join(", ") || "no gates yet"}` });
+    g.append(s("text", { x: 2, y: 24, class: "wire-name" }, "q0"), s("text", { x: 2, y: 54, class: "wire-name" }, "q1"));
+    g.append(s("line", { x1: 22, y1: 20, x2: width - 4, y2: 20, class: "wire" }), s("line", { x1: 22, y1: 50, x2: width - 4, y2: 50, class: "wire" }));
+    gates.forEach((x, k) => {
+      const cx = 40 + k * W + W / 2;
+      const grp = s("g", { class: `gate g-${x.gate} step-${x.step % 2 ? "odd" : "even"}`, "data-gate": x.gate });
+      if (x.gate === "CNOT") {
+        grp.append(s("line", { x1: cx, y1: 20, x2: cx, y2: 58, class: "ctl-line" }));
+        grp.append(s("circle", { cx, cy: 20, r: 4, class: "ctl" }));
+        grp.append(s("circle", { cx, cy: 50, r: 8, class: "tgt" }));
+        grp.append(s("line", { x1: cx - 8, y1: 50, x2: cx + 8, y2: 50, class: "tgt-x" }), s("line", { x1: cx, y1: 42, x2: cx, y2: 58, class: "tgt-x" }));
+      } else {
+        grp.append(s("rect", { x: cx - 12, y: 8, width: 24, height: 24, rx: 3 }));
+        grp.append(s("text", { x: cx, y: 25, "text-anchor": "middle" }, x.gate));
+      }
+      g.append(grp);
+    });
+    return g;
+  }
+
+  function drawPicker(msg) {
+    if (!planning) { picker.classList.add("hidden"); picker.replaceChildren(); return; }
+    const m = missionOf(msg.view);
+    const steps = stepsOf(msg);
+    const target = register(m.target_state);
+    const end = steps[steps.length - 1];
+    const fid = target && end ? fidelity(end.psi, target, qubitsOf(m)) : null;
+    const two = qubitsOf(m) === 2;
+    const row = h("ol", { class: "ttr-steps" });
+    steps.forEach((st, k) => {
+      const where = k === 0 ? `${path[0]} (start)` : `${st.route.a === path[k - 1] ? st.route.b : st.route.a}`;
+      const label = k === 0 ? `Start at ${path[0]}` : `After ${st.route.gate}×${st.route.length} to ${where}`;
+      const b = bloch(st.psi);
+      row.append(h("li", { class: "ttr-step", "data-step": k, "data-ket": ketText(st.psi), "data-bloch": [b.x, b.y, b.z].map((x) => x.toFixed(6)).join(",") },
+        h("div", { class: "step-head", text: k === 0 ? where : `${st.route.gate === "CNOT" ? "CX" : st.route.gate}×${st.route.length} → ${where}` }),
+        two ? ampBars(st.psi, label) : blochSvg(b, label),
+        h("div", { class: "ket mono", text: ketText(st.psi) })));
+    });
+    const atTarget = path[path.length - 1] === m.target;
+    const runnable = legal(msg).some((a) => Array.isArray(a.run) && a.run.join("|") === path.join("|"));
+    const matchNow = fid !== null && Math.abs(1 - fid) < 1e-9;
+    picker.replaceChildren(
+      h("h3", { text: `Run: ${path.join(" → ")}` }),
+      circuitSvg(steps), row,
+      h("p", { class: `ttr-verdict${matchNow ? " match" : ""}`, "data-fidelity": fid === null ? "" : fid.toFixed(6) },
+        fid === null ? "" : `Fidelity with the target ${ket(m.target_state)}: ${fid.toFixed(3)}${atTarget ? (matchNow ? " — this run completes the mission." : " — not a match.") : ` (the path must end in ${m.target}).`}${atTarget && !runnable ? " You can run after your action, at the run step." : ""}`),
+      h("div", { class: "ttr-picker-buttons" },
+        h("button", { type: "button", class: "button primary", "data-run": "1", disabled: runnable ? null : true, onclick: runPath }, "Run this path"),
+        h("button", { type: "button", class: "button secondary", "data-undo": "1", disabled: path.length > 1 ? null : true, onclick: undoCity }, "Back one city"),
+        h("button", { type: "button", class: "button secondary", "data-cancel": "1", onclick: stopPlanning }, "Cancel")));
+    picker.classList.remove("hidden");
+  }
+
+  function refresh() {
+    const msg = last;
+    if (!msg) return;
+    drawMap(msg);
+    side.replaceChildren(...[missionCard(msg), handBox(msg), controls(msg),
+      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg),
+      teacherBox(msg)].filter(Boolean));
+    drawPicker(msg);
+  }
+
+  return {
+    render(msg) {
+      const key = `${msg.seq}`;
+      if (key !== turnKey) { turnKey = key; pickedRoute = null; }
+      if (msg.view.finished || msg.replay) { planning = false; path = []; }
+      last = msg;
+      if (msg.seq !== undefined) root.dataset.seq = msg.seq;
+      const events = (msg.events || []).map((e) => e.text).filter(Boolean);
+      if (events.length && !msg.replay) say(namedSeats(events.join(" "), msg.seats || []));
+      refresh();
+    },
+    prompt(msg) {
+      if (planning) return "Pick the next city of your run, then Run this path.";
+      if (msg.view.step === "run") return canRun(msg) ? TEXT.runPrompt : TEXT.noRun;
+      if (pickedRoute !== null) return "Claim the selected route, or pick another.";
+      return TEXT.drawPrompt;
+    },
+    seatLabel(i) { return COLOUR_NAMES[i % SEAT_COLOURS]; },
+  };
+}

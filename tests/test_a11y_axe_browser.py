@@ -1,0 +1,178 @@
+"""Issue 14, accessibility: axe-core (WCAG 2.2 AA) finds no serious or critical violation on any
+page of a full class session: the public pages, every teacher page (classes, the live dashboard
+with students and tables, report, exercises, statistics), the student lobby, each game in play
+with a preview on the board, the replays and the statistics pages.
+
+Every page is checked and the failures of all pages are listed together. A new game gets a test
+like the QTris and QuantumPoker one: its page in play with a preview shown, its replay, its
+statistics, each through `Sweep.check` (tests/support/axe.py)."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.support.axe import Sweep, assert_no_serious_violations
+from tests.support.browser import log_in
+from tests.support.tables import open_table
+from tests.test_board_phone_keyboard_browser import api_act, page_for, poker_table
+from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
+from tests.test_simulator_fixtures import class_table, finished_qtris
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, teacher):
+    sweep = Sweep()
+    visitor = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    for path, name in (("/", "home"), ("/join/", "join"), ("/accounts/login/", "login"),
+                       ("/accounts/signup/", "sign-up"), ("/no-such-page/", "not found (404)")):
+        visitor.goto(server.url + path)
+        sweep.check(visitor, name)
+
+    table = open_table(server, game="quantum-tictactoe")
+    session_id, class_id = table.session["id"], table.session["classroom"]
+    mid = table.match_id
+
+    # the lobby of a student who has joined but is not seated yet
+    late = chromium.new_context(viewport={"width": 375, "height": 812}).new_page()
+    late.goto(server.url + "/join/")
+    late.fill("input[name=code]", table.session["join_code"])
+    late.fill("input[name=name]", "Cy")
+    late.click("button[type=submit]")
+    expect(late.locator("#lobby-status")).to_be_visible()
+    expect(late.locator("#lobby-status")).to_have_attribute("aria-live", "polite")  # news is heard
+    sweep.check(late, "student lobby")
+
+    # quantum tic-tac-toe in play: a half-made move, then a collapse choice with its preview shown
+    ada = page_for(chromium, server, table.students[0], mid)
+    expect(ada.locator("#turn")).to_have_class("turn mine")
+    ada.locator("g.cell[data-square='4']").click()
+    expect(ada.locator("g.cell.picked")).to_have_count(1)
+    sweep.check(ada, "quantum tic-tac-toe, first square picked")
+    ada.locator("g.cell[data-square='4']").click()
+    api_act(table.students[0], mid, {"squares": [1, 2]})
+    api_act(table.students[1], mid, {"squares": [1, 2]})
+    expect(ada.locator("g.cell.choice")).to_have_count(2)
+    ada.locator("g.cell[data-square='1']").focus()
+    expect(ada.locator("g.cell[data-square='1'] .mark.ghost")).to_have_count(1)
+    sweep.check(ada, "quantum tic-tac-toe, collapse preview")
+    bo = page_for(chromium, server, table.students[1], mid, phone=True)  # the other player, on a phone
+    expect(bo.locator("g.cell.in-cycle")).to_have_count(2)
+    sweep.check(bo, "quantum tic-tac-toe on a 375 px phone, waiting for the collapse")
+
+    # the teacher's pages, with the session running
+    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(teacher_page, server.url)
+    sweep.check(teacher_page, "teacher home")
+    for path, name, ready in (
+            (f"/teacher/classes/{class_id}/", "class page", "main h1"),
+            (f"/teacher/sessions/{session_id}/", "session dashboard", ".table-card"),
+            (f"/teacher/sessions/{session_id}/report/", "session report", "main h1"),
+            (f"/teacher/classes/{class_id}/exercises/new/", "exercise editor", "main h1"),
+            (f"/teacher/sessions/{session_id}/statistics/", "session statistics", "main h1"),
+            (f"/teacher/classes/{class_id}/quantum/", "class quantum settings", "main h1"),
+            (f"/matches/{mid}/", "teacher watching a table", ".qttt-board")):
+        teacher_page.goto(server.url + path)
+        expect(teacher_page.locator(ready).first).to_be_visible()
+        sweep.check(teacher_page, name)
+
+    # the game to its end (collapse, then random legal moves), its result, replay and statistics
+    while Match.objects.get(pk=mid).status != Match.Status.FINISHED:
+        for student in table.students.values():
+            legal = student.api("GET", f"/api/matches/{mid}/").json()["legal"]
+            if legal:
+                api_act(student, mid, legal[0])
+                break
+    expect(ada.locator("#result")).to_be_visible(timeout=10_000)
+    sweep.check(ada, "quantum tic-tac-toe, result")
+    for page, who in ((ada, "student"), (teacher_page, "teacher")):
+        for path, name in ((f"/matches/{mid}/replay/", "quantum tic-tac-toe replay"),
+                           (f"/matches/{mid}/stats/", "match statistics"),
+                           (f"/matches/{mid}/circuit/", "match circuit")):
+            page.goto(server.url + path)
+            expect(page.locator("main h1").first).to_be_visible()
+            sweep.check(page, f"{name} ({who})")
+    ada.goto(server.url + f"/lobby/{session_id}/")
+    expect(ada.locator("#lobby-status")).to_be_visible()
+    sweep.check(ada, "student lobby after a game (replays)")
+    ada.goto(server.url + f"/matches/{mid}/replay/")
+    ada.locator("#next").click()
+    expect(ada.locator("#step-text[aria-live=polite]")).to_contain_text("X1 on 1 and 2")  # each step is heard
+    sweep.check(ada, "quantum tic-tac-toe replay, step 1")
+    teacher_page.goto(server.url + f"/teacher/sessions/{session_id}/")
+    expect(teacher_page.locator(".table-card[data-status=finished]")).to_be_visible()
+    sweep.check(teacher_page, "session dashboard, table finished")
+    teacher_page.goto(server.url + f"/teacher/sessions/{session_id}/statistics/")
+    sweep.check(teacher_page, "session statistics, a table finished")
+    sweep.verdict()
+
+
+def test_qtris_and_quantum_poker_in_play_and_replayed_pass_axe(chromium, server, teacher):
+    sweep = Sweep()
+    table = open_table(server, game="qtris", variant="advanced", options=QTRIS_OPTIONS)
+    alice = page_for(chromium, server, table.students[0], table.match_id)
+    expect(alice.locator("#turn")).to_have_class("turn mine")
+    sweep.check(alice, "QTris, start")
+    alice.locator(".qcard[data-card=U]").click()
+    alice.locator("g.sq.target").first.hover()
+    expect(alice.locator("[data-testid=preview-result]")).to_be_visible()
+    sweep.check(alice, "QTris, a card's preview")
+
+    poker = poker_table(server, community_cards=2)
+    mid = poker.match_id
+    pages = [page_for(chromium, server, poker.students[s], mid) for s in (0, 1)]
+    actor = next(p for p in pages if p.locator("#turn.mine").count())
+    sweep.check(actor, "QuantumPoker, start")
+    actor.locator(".qp-pauli.playable").first.click()
+    expect(actor.locator(".qp-qubit.target").first).to_be_visible()
+    actor.locator(".qp-qubit.target").first.hover()
+    sweep.check(actor, "QuantumPoker, a card picked with its targets")
+    actor.keyboard.press("Escape")
+    while Match.objects.get(pk=mid).status != Match.Status.FINISHED:
+        for student in poker.students.values():
+            legal = student.api("GET", f"/api/matches/{mid}/").json()["legal"]
+            if legal:
+                api_act(student, mid, legal[0])
+                break
+    expect(actor.locator("#result")).to_be_visible(timeout=15_000)
+    sweep.check(actor, "QuantumPoker, showdown and result")
+    actor.goto(server.url + f"/matches/{mid}/replay/")
+    expect(actor.locator(".qp-table")).to_be_visible()
+    actor.locator("#last").click()
+    sweep.check(actor, "QuantumPoker replay, last step")
+    actor.goto(server.url + f"/matches/{mid}/stats/")
+    sweep.check(actor, "QuantumPoker statistics")
+
+    # a finished QTris game of the teacher's class: its replay and statistics, the final board drawn
+    finished = finished_qtris(teacher)
+    class_table(teacher, finished)
+    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(teacher_page, server.url)
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/replay/")
+    expect(teacher_page.locator(".qtris-board")).to_be_visible()
+    sweep.check(teacher_page, "QTris replay, start")
+    teacher_page.locator("#last").click()
+    sweep.check(teacher_page, "QTris replay, measured")
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/stats/")
+    expect(teacher_page.locator("#stats-board svg.qtris-board")).to_be_visible()
+    sweep.check(teacher_page, "QTris statistics (teacher)")
+    teacher_page.goto(server.url + f"/matches/{finished.pk}/circuit/")
+    sweep.check(teacher_page, "QTris circuit (teacher)")
+    sweep.verdict()
+
+
+def test_the_axe_check_fails_on_a_serious_violation_and_names_it(chromium):
+    page = chromium.new_context().new_page()
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>Board</h1>'
+                     '<p style="color:#aaa;background:#fff">faint text</p><img src="board.png">'
+                     '<div role="button" aria-label="square 1" aria-checked="maybe">1</div></main></body></html>')
+    with pytest.raises(AssertionError) as failure:
+        assert_no_serious_violations(page, "a bad page")
+    message = str(failure.value)
+    for rule in ("image-alt", "color-contrast", "a bad page"):
+        assert rule in message, message
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>Board</h1>'
+                     '<p>clear text</p><img src="board.png" alt="the board"></main></body></html>')
+    assert_no_serious_violations(page, "a good page")
+    page.context.close()

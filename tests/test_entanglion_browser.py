@@ -1,0 +1,291 @@
+"""Entanglion in real browsers: two students join a class session, are seated at an Entanglion
+table and play the rulebook's first game (sheet §15) from setup into Entanglion: Mercurial's H
+(previewed by hovering the card) takes it to PLUS, Rubicon's CNOT (previewed by keyboard focus,
+played with Enter) takes both ships to PHI PLUS, the side panel shows the Bell state, Rubicon
+signals "Retrieve now" and Mercurial retrieves Quantum Gates. The teacher's dashboard shows the
+table's components found and detection rate. A second test plays on a 375 px phone by keyboard."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.support.browser import log_in, student_joins
+from tests.support.clients import Teacher
+from tests.support.entanglion_tables import FIRST_GAME, calm_seed
+from tests.support.tables import TEACHER
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+SHOTS = "/tmp/qc-shots"
+PHONE = {"width": 375, "height": 812}
+NO_SIDEWAYS = f"() => Math.max(document.documentElement.scrollWidth, innerWidth) - {PHONE['width']}"
+
+
+def seated_pair(chromium, server, viewports=((1280, 900), (1280, 900))):
+    """Ada and Bo at a started Entanglion table; returns (teacher client, session, pages by seat)."""
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("entanglion", variant="easy", options=FIRST_GAME)
+    pages = [student_joins(chromium, server, session["join_code"], name, viewport=vp)
+             for name, vp in zip(("Ada", "Bo"), viewports, strict=True)]
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    match = Match.objects.get()
+    Match.objects.filter(pk=match.pk).update(seed=calm_seed())  # dice that let the opening through
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    for page in pages:
+        expect(page.locator(".ent-galaxy")).to_be_visible(timeout=10_000)
+    by_seat = {}
+    for page in pages:
+        me = page.locator(".player.me").get_attribute("data-seat")
+        by_seat[int(me)] = page
+    assert sorted(by_seat) == [0, 1]
+    return t, session, by_seat
+
+
+def ships_of(page) -> dict:
+    return page.evaluate("() => JSON.parse(document.querySelector('#board').dataset.ships)")
+
+
+def wait_seq(page, seq: int) -> None:
+    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}", timeout=10_000)
+
+
+def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    t, session, seats = seated_pair(chromium, server)
+    merc, rub = seats[0], seats[1]
+    for page in (merc, rub):
+        assert ships_of(page) == {"mercurial": "ZERO", "rubicon": "ZERO"}
+        expect(page.locator(".ent-ship.mercurial:not(.ghost)")).to_have_count(1)
+        expect(page.locator(".ent-ship.rubicon:not(.ghost)")).to_have_count(1)
+        expect(page.locator(".ent-planet")).to_have_count(12)
+        expect(page.locator(".ent-path.mercurial")).not_to_have_count(0)
+        expect(page.locator(".ent-path.rubicon")).not_to_have_count(0)
+        expect(page.locator(".ent-component-token")).to_have_count(8)
+        expect(page.locator(".ent-track-space.current")).to_have_attribute("data-index", "0")
+        expect(page.locator(".ent-slot")).to_have_count(6)
+        expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "|00⟩")
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    expect(rub.locator("button.ent-card")).to_have_count(0)  # not Rubicon's turn: nothing to play
+
+    # 1. Mercurial hovers H: the server's preview draws the ghost ship on PLUS; then plays it
+    h_card = merc.locator("button.ent-card[data-card='H']").first
+    h_card.hover()
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
+    merc.screenshot(path=f"{SHOTS}/entanglion-preview.png")
+    h_card.click()
+    wait_seq(rub, 1)
+    assert ships_of(rub) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    expect(rub.locator(".ent-slot.full.mercurial")).to_have_count(1)
+
+    # 2. Rubicon by keyboard: Tab onto CNOT (the preview says both ships enter PHI PLUS), Enter
+    expect(rub.locator("#turn")).to_contain_text("Your turn")
+    cnot = rub.locator("button.ent-card[data-card='CNOT']")
+    for _ in range(60):
+        rub.keyboard.press("Tab")
+        if rub.evaluate("() => document.activeElement.dataset.card") == "CNOT":
+            break
+    else:
+        raise AssertionError("Tab never reached the CNOT card")
+    expect(cnot).to_be_focused()
+    expect(rub.locator(".ent-preview")).to_contain_text("PHI PLUS")
+    expect(rub.locator(".ent-preview")).to_contain_text("(|00⟩+|11⟩)/√2")
+    rub.keyboard.press("Enter")
+    for page in (merc, rub):
+        wait_seq(page, 2)
+        assert ships_of(page) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
+        expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "(|00⟩+|11⟩)/√2")
+        expect(page.locator(".ent-amps tr[data-basis='|11⟩']")).to_contain_text("1/√2")
+    rub.screenshot(path=f"{SHOTS}/entanglion-entered.png", full_page=True)
+    # Mercurial's screen reader hears the partner's move, where the ships are and whose turn it is
+    expect(merc.locator(".ent-announce")).to_have_text(
+        "Rubicon played CNOT. Both ships orbit PHI PLUS, state (|00⟩+|11⟩)/√2. Your turn.")
+
+    # 3. a quick signal: Rubicon says "Retrieve now"; Mercurial (only) hears it
+    rub.locator("[data-phrase='retrieve_now']").click()
+    expect(merc.locator("#signal-log")).to_contain_text("Retrieve now")
+    expect(rub.locator("#signal-log .signal-line.mine")).to_contain_text("Retrieve now")
+
+    # 4. Mercurial retrieves the component on PHI PLUS
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    merc.locator(".ent-act[data-kind='retrieve']").first.click()
+    for page in (merc, rub):
+        expect(page.locator(".ent-components")).to_have_attribute("data-found", "1")
+        expect(page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
+        expect(page.locator(".ent-component-token")).to_have_count(7)
+    merc.screenshot(path=f"{SHOTS}/entanglion-retrieved.png", full_page=True)
+
+    # the teacher's dashboard card of the table: components found, detection rate, state
+    teacher_page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(teacher_page, server.url)
+    teacher_page.goto(f"{server.url}/teacher/sessions/{session['id']}/")
+    card = teacher_page.locator(".table-card[data-table='1']")
+    expect(card.locator(".summary")).to_contain_text("1 of 8")
+    expect(card.locator(".summary")).to_contain_text("detection rate 1")
+    expect(card.locator(".summary")).to_contain_text("PHI PLUS")
+
+    # watching the table, the teacher has the analysis: routes to the components, detection odds
+    match_id = Match.objects.get().pk
+    teacher_page.goto(f"{server.url}/matches/{match_id}/")
+    expect(teacher_page.locator(".ent-analysis")).to_contain_text("Chance of detection on the next arrival")
+    expect(teacher_page.locator(".ent-routes li")).to_have_count(7)
+    expect(teacher_page.locator(".ent-hand-row")).to_have_count(0)  # a spectator plays nothing
+    expect(merc.locator(".ent-routes")).to_have_count(0)  # the routes are the teacher's only
+    # the replay draws every frame with the same board
+    teacher_page.goto(f"{server.url}/matches/{match_id}/replay/")
+    expect(teacher_page.locator(".ent-galaxy")).to_be_visible()
+    assert ships_of(teacher_page) == {"mercurial": "ZERO", "rubicon": "ZERO"}
+    teacher_page.click("#last")
+    expect(teacher_page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
+    assert ships_of(teacher_page) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
+    teacher_page.click("#prev")
+    teacher_page.click("#prev")
+    assert ships_of(teacher_page) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+
+
+def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher):
+    os.makedirs(SHOTS, exist_ok=True)
+    _, _, seats = seated_pair(chromium, server, viewports=((PHONE["width"], PHONE["height"]),) * 2)
+    merc = seats[0]
+    assert merc.evaluate(NO_SIDEWAYS) <= 0, "the board scrolls sideways on a phone"
+    box = merc.locator(".ent-galaxy").bounding_box()
+    assert box["width"] <= PHONE["width"] and box["width"] > 300
+    merc.screenshot(path=f"{SHOTS}/entanglion-phone.png", full_page=True)
+    # the cards are reachable by Tab, focus shows the preview, Enter plays
+    for _ in range(60):
+        merc.keyboard.press("Tab")
+        if merc.evaluate("() => document.activeElement.dataset.card") == "H":
+            break
+    else:
+        raise AssertionError("Tab never reached the H card")
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    # the arrow keys walk the hand (X, H, H) and back, each focus with its own preview
+    merc.keyboard.press("ArrowLeft")
+    assert merc.evaluate("() => document.activeElement.dataset.card") == "X"
+    expect(merc.locator(".ent-preview")).to_contain_text("ONE")
+    merc.keyboard.press("ArrowRight")
+    assert merc.evaluate("() => document.activeElement.dataset.card") == "H"
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    merc.keyboard.press("Enter")
+    wait_seq(merc, 1)
+    assert ships_of(merc) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    # screen readers: the galaxy, planets and track are labelled; changes are announced
+    assert merc.locator(".ent-galaxy title").first.text_content()
+    expect(merc.locator(".ent-planet[data-planet='PLUS']")).to_have_attribute("aria-label", "PLUS |+⟩; Mercurial is here")
+    # reachable in the accessibility tree (inside the galaxy's labelled group)
+    expect(merc.get_by_role("group", name="The Entanglion galaxy")).to_have_count(1)
+    expect(merc.get_by_role("img", name="PLUS |+⟩; Mercurial is here")).to_have_count(1)
+    expect(merc.locator(".ent-announce")).to_have_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO.")
+    assert merc.evaluate(NO_SIDEWAYS) <= 0
+    # the partner moves; at Mercurial's next turn the keyboard focus is back on the hand
+    seats[1].locator("button.ent-card[data-card='CNOT']").click()
+    wait_seq(merc, 2)
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    expect(merc.locator("button.ent-card").first).to_be_focused()
+
+
+def test_every_frame_of_a_whole_bot_game_draws_without_an_error(chromium, server, teacher):
+    """Two partner bots play a whole game (every kind of decision, event and defense can come
+    up); the teacher's replay draws each frame with the board, with no script error."""
+    from games import services as match_services
+
+    match = match_services.create_match("entanglion", [match_services.SeatHolder("Bot A", bot="partner"),
+                                                       match_services.SeatHolder("Bot B", bot="partner")],
+                                        variant="easy", seed=11, teacher=teacher)
+    match_services.start_match(match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.seq > 20
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, server.url)
+    page.goto(f"{server.url}/matches/{match.pk}/replay/")
+    expect(page.locator(".ent-galaxy")).to_be_visible()
+    drawn = page.evaluate("""() => {
+      const scrub = document.getElementById('scrub');
+      const seen = [];
+      for (let i = 0; i <= Number(scrub.max); i++) {
+        scrub.value = i; scrub.dispatchEvent(new Event('input'));
+        seen.push(document.querySelectorAll('.ent-ship:not(.ghost)').length);
+      }
+      return seen;
+    }""")
+    assert len(drawn) == match.seq + 1 and set(drawn) == {2}
+    assert not errors, errors
+    expect(page.locator(".ent-banner")).to_be_visible()  # the last frame: won or caught
+    expect(page.locator("#step-text")).to_contain_text("together")
+    page.screenshot(path=f"{SHOTS}/entanglion-replay-end.png", full_page=True)
+
+
+def test_a_student_alone_flies_with_the_partner_bot(chromium, server, teacher):
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("entanglion", variant="easy", options=FIRST_GAME)  # default bot: the partner
+    page = student_joins(chromium, server, session["join_code"], "Solo")
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    expect(page.locator(".ent-galaxy")).to_be_visible(timeout=10_000)
+    expect(page.locator(".player", has_text="Bot")).to_be_visible()
+    assert Match.objects.get().seats.get(bot__gt="").bot == "partner"
+    expect(page.locator("#turn")).to_contain_text("Your turn", timeout=15_000)
+    before = Match.objects.get().seq
+    page.locator("button.ent-card").first.click()
+    for _ in range(150):  # stored, and the bot has answered in the same request
+        if Match.objects.get().seq >= before + 2:
+            break
+        page.wait_for_timeout(100)
+    match = Match.objects.get()
+    assert match.seq >= before + 2 and match.actions.filter(by_bot=True).exists()
+    wait_seq(page, match.seq)
+    if match.status == Match.Status.PLAYING:
+        expect(page.locator("#turn")).to_contain_text("Your turn")
+
+
+def mechanic_position():
+    """A real position (partner bots, seed 3) where Mercurial is in The Mechanic."""
+    from games.bots import get_bot
+    from games.engines import chance, get_game
+
+    game, bot = get_game("entanglion"), get_bot("entanglion", "partner")
+    state = game.setup(players=2, variant="easy", seed=3, options={})
+    for n in range(300):
+        pending = game.view(state, None)["pending"]
+        if pending and pending["kind"] == "mechanic":
+            seat = pending["seat"]
+            return game, state, seat
+        seat = game.to_act(state)[0]
+        state, _ = game.apply(state, seat, bot.choose(game.view(state, seat), game.legal_actions(state, seat),
+                                                      chance(3, n, "bot")))
+    raise AssertionError("no Mechanic in this game")
+
+
+def test_the_mechanic_decision_offers_its_drawn_cards_and_shows_the_hand_aside(chromium, server):
+    """The board module alone, fed the engine's own view and legal actions of a Mechanic."""
+    import json
+
+    game, state, seat = mechanic_position()
+    msg = {"view": game.view(state, seat), "legal": game.legal_actions(state, seat), "seat": seat,
+           "to_act": game.to_act(state), "events": [], "seq": 1, "seats": []}
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    played = page.evaluate("""async (msg) => {
+      const { createBoard } = await import('/static/games/entanglion.js');
+      const root = document.createElement('div'); root.id = 'board'; document.body.append(root);
+      window.__acts = [];
+      const board = createBoard(root, { act: (a) => window.__acts.push(a) });
+      board.render(msg, { animate: false });
+      document.querySelector('button.ent-card').click();
+      return window.__acts;
+    }""", json.loads(json.dumps(msg)))
+    pending = msg["view"]["pending"]
+    cards = page.locator(".ent-hand-row .ent-card")
+    assert [cards.nth(i).get_attribute("data-card") for i in range(cards.count())] == pending["cards"]
+    expect(page.locator(".ent-aside")).to_contain_text(" ".join(pending["aside"]).split(" ")[0])
+    expect(page.locator(".ent-act[data-kind='stop']")).to_have_count(1)
+    assert played == [{"mechanic": pending["cards"][0]}]
+    assert not errors, errors

@@ -64,14 +64,10 @@ export function dashboard(sessionId, initial) {
       const size = state.session.table_size;
       const ids = [...selected];
       if (!ids.length) { $("dash-error").textContent = _("Tick the students to seat together first."); $("dash-error").classList.remove("hidden"); return; }
-      send({ type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) });
-  claimed: _("Claimed routes"),
-  noRoutes: _("no route claimed yet"),
-  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
-  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
-  connected: _("connected: may run"),
-  blocked: _("blocked"),
-  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
+      const command = { type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) };
+      const map = $("table-map");  // Ticket-to-Ride: this table on a map of the class
+      if (map && map.value) command.ticket_map = Number(map.value);
+      send(command);
       selected.clear();
       return;
     }
@@ -120,15 +116,9 @@ export function dashboard(sessionId, initial) {
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
         t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
+        ticketBox(t),
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, _("Watch")), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, _("Replay")) : "");
-  claimed: _("Claimed routes"),
-  noRoutes: _("no route claimed yet"),
-  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
-  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
-  connected: _("connected: may run"),
-  blocked: _("blocked"),
-  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
     }));
   }
   render();

@@ -2,9 +2,9 @@
 
 Everything here is data or a pure function of data: no dice, no cards in hand.
 
-* ``PLANETS``: name -> galaxy; ``KETS``: name -> the ket text of the sheet; ``STATE``: name ->
-  the state vector (one qubit for Centarious/Superious planets, two qubits, Mercurial leftmost,
-  for Entanglion planets).
+* ``PLANETS``: name -> galaxy; ``STATE``: name -> the state vector built with ``quantum`` (one
+  qubit for Centarious/Superious planets, two qubits, Mercurial leftmost, for Entanglion
+  planets); ``KETS``: name -> its ket text (``quantum.kets.text``, as written on the sheet).
 * ``PATHS``: the undirected edge list of §3.2 (rows 1–16), with the cards and the ships that
   may use each path. ``GRID``: the grey CNOT entry grid (row G). ``INSIDE``: the full lookup
   table of §3.4. ``RING``: the clockwise ring of §3.5. ``LAYOUT``: drawing positions.
@@ -12,7 +12,10 @@ Everything here is data or a pure function of data: no dice, no cards in hand.
 """
 from __future__ import annotations
 
-import math
+import numpy as np
+
+import quantum
+from quantum import KET0, KET1, SQRT2, kron
 
 SHIPS = ("mercurial", "rubicon")          # seat 0, seat 1
 SHIP_COLOURS = {"mercurial": "blue", "rubicon": "red"}
@@ -35,28 +38,23 @@ ENTANGLION_PLANETS = tuple(p for p, g in PLANETS.items() if g == ENTANGLION)
 BELL = ("PHI PLUS", "PHI MINUS", "PSI PLUS", "PSI MINUS")
 OMEGAS = ("OMEGA ZERO", "OMEGA ONE", "OMEGA TWO", "OMEGA THREE")
 
-#: Ket texts (qubit order: Mercurial first).
-KETS: dict[str, str] = {
-    "ZERO": "|0⟩", "ONE": "|1⟩", "PLUS": "(|0⟩+|1⟩)/√2", "MINUS": "(|0⟩−|1⟩)/√2",
-    "PHI PLUS": "(|00⟩+|11⟩)/√2", "PHI MINUS": "(|00⟩−|11⟩)/√2",
-    "PSI PLUS": "(|01⟩+|10⟩)/√2", "PSI MINUS": "(|01⟩−|10⟩)/√2",
-    "OMEGA ZERO": "(|00⟩−|01⟩+|10⟩+|11⟩)/2", "OMEGA ONE": "(|00⟩−|01⟩−|10⟩−|11⟩)/2",
-    "OMEGA TWO": "(|00⟩+|01⟩+|10⟩−|11⟩)/2", "OMEGA THREE": "(|00⟩+|01⟩−|10⟩+|11⟩)/2",
-}
 SYMBOLS: dict[str, str] = {
     "ZERO": "|0⟩", "ONE": "|1⟩", "PLUS": "|+⟩", "MINUS": "|−⟩",
     "PHI PLUS": "|Φ+⟩", "PHI MINUS": "|Φ−⟩", "PSI PLUS": "|Ψ+⟩", "PSI MINUS": "|Ψ−⟩",
     "OMEGA ZERO": "|ω0⟩", "OMEGA ONE": "|ω1⟩", "OMEGA TWO": "|ω2⟩", "OMEGA THREE": "|ω3⟩",
 }
-_R = 1 / math.sqrt(2)
-#: Real amplitudes (all states of the game are real): [a0, a1] or [a00, a01, a10, a11].
-STATE: dict[str, tuple[float, ...]] = {
-    "ZERO": (1.0, 0.0), "ONE": (0.0, 1.0), "PLUS": (_R, _R), "MINUS": (_R, -_R),
-    "PHI PLUS": (_R, 0.0, 0.0, _R), "PHI MINUS": (_R, 0.0, 0.0, -_R),
-    "PSI PLUS": (0.0, _R, _R, 0.0), "PSI MINUS": (0.0, _R, -_R, 0.0),
-    "OMEGA ZERO": (0.5, -0.5, 0.5, 0.5), "OMEGA ONE": (0.5, -0.5, -0.5, -0.5),
-    "OMEGA TWO": (0.5, 0.5, 0.5, -0.5), "OMEGA THREE": (0.5, 0.5, -0.5, 0.5),
+_PLUS, _MINUS = (KET0 + KET1) / SQRT2, (KET0 - KET1) / SQRT2
+_00, _01, _10, _11 = kron(KET0, KET0), kron(KET0, KET1), kron(KET1, KET0), kron(KET1, KET1)
+#: State vectors (all real): [a0, a1] or [a00, a01, a10, a11], Mercurial's qubit first.
+STATE: dict[str, np.ndarray] = {
+    "ZERO": KET0, "ONE": KET1, "PLUS": _PLUS, "MINUS": _MINUS,
+    "PHI PLUS": (_00 + _11) / SQRT2, "PHI MINUS": (_00 - _11) / SQRT2,
+    "PSI PLUS": (_01 + _10) / SQRT2, "PSI MINUS": (_01 - _10) / SQRT2,
+    "OMEGA ZERO": (_00 - _01 + _10 + _11) / 2, "OMEGA ONE": (_00 - _01 - _10 - _11) / 2,
+    "OMEGA TWO": (_00 + _01 + _10 - _11) / 2, "OMEGA THREE": (_00 + _01 - _10 + _11) / 2,
 }
+#: Ket texts as on the sheet, e.g. ``(|00⟩+|11⟩)/√2`` (qubit order: Mercurial first).
+KETS: dict[str, str] = {name: quantum.kets.text(psi) for name, psi in STATE.items()}
 
 #: §3.2 rows 1–16: (A, B, cards, ships that may use it). CNOT on row 1 needs the other ship on
 #: ONE (``CONDITIONS``).
@@ -169,12 +167,11 @@ def move(ships: dict[str, str], ship: str, card: str) -> dict[str, str]:
     return out
 
 
-def joint_state(ships: dict[str, str]) -> tuple[float, ...]:
-    """The two ships' state as 4 real amplitudes (|00⟩, |01⟩, |10⟩, |11⟩; Mercurial first)."""
+def joint_state(ships: dict[str, str]) -> np.ndarray:
+    """The two ships' state vector (|00⟩, |01⟩, |10⟩, |11⟩; Mercurial first)."""
     if inside(ships):
         return STATE[ships[_M]]
-    a, b = STATE[ships[_M]], STATE[ships[_B]]
-    return tuple(x * y for x in a for y in b)
+    return kron(STATE[ships[_M]], STATE[ships[_B]])
 
 
 def ring_count(count: int, allowed: tuple[str, ...] = RING) -> str:

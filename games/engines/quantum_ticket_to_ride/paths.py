@@ -67,11 +67,11 @@ def trace(game_map: dict, mission: dict, cities: list[str]) -> dict:
             gates.append(route["gate"])
         routes.append(r)
         steps.append({"from": a, "to": b, "route": r, "gate": route["gate"],
-                      "length": route["length"], "ket": register.ket_text(psi),
+                      "length": route["length"], "ket": quantum.kets.text(psi),
                       "q0": register.q0_text(psi), "amplitudes": register.amplitudes(psi),
                       "bloch": _bloch(psi)})
     fid = register.fidelity(psi, mission["target_state"], mission["qubits"])
     return {"cities": list(cities), "routes": routes, "gates": gates, "steps": steps,
-            "ket": register.ket_text(psi), "q0": register.q0_text(psi),
+            "ket": quantum.kets.text(psi), "q0": register.q0_text(psi),
             "amplitudes": register.amplitudes(psi), "bloch": _bloch(psi),
             "fidelity": register.rounded(fid), "match": register.is_match(fid)}

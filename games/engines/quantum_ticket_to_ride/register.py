@@ -96,11 +96,6 @@ def rounded(value: float) -> float:
 
 # --------------------------------------------------------------------------- kets as text
 
-def ket_text(psi: np.ndarray) -> str:
-    """The register as an exact ket, global phase removed: ``|10⟩``, ``(|00⟩+|11⟩)/√2``."""
-    return quantum.kets.text(np.asarray(psi, dtype=complex))
-
-
 def q0_text(psi: np.ndarray) -> str | None:
     """The state of q0 alone as a ket (``|+⟩``), or None when q0 is entangled with q1."""
     split = quantum.split_product(np.asarray(psi, dtype=complex))

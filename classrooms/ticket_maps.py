@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from classrooms.models import Classroom, TicketMap
 from games import limits
 from games.engines import IllegalAction, get_game
-from games.errors import AppError
+from games.errors import AppError, from_illegal
 
 GAME = "quantum-ticket-to-ride"
 MAX_MAP_BYTES = 48 * 1024  # an uploaded file or pasted text (pretty-printed JSON included)
@@ -56,13 +56,14 @@ def check_map(data: Any) -> dict:
     is solvable on the empty board)."""
     from games.engines.quantum_ticket_to_ride import MapError as EngineMapError
     from games.engines.quantum_ticket_to_ride import validate_map
+    from games.engines.quantum_ticket_to_ride.maps import render_problem
 
     if not isinstance(data, dict):
         raise MapError("bad_map", [_("The map must be a JSON object with cities, routes and missions.")])
     try:
         checked = validate_map(data)
     except EngineMapError as exc:
-        raise MapError("bad_map", exc.problems) from exc
+        raise MapError("bad_map", [_render(render_problem, m) for m in exc.messages]) from exc
     too_big = limits.options_problem({"map": checked})
     if too_big:
         raise MapError("too_large", [too_big])
@@ -93,8 +94,17 @@ def session_options(classroom: Classroom, map_id: Any) -> dict:
     try:  # the engine has the last word (a map that no longer fits a newer engine)
         get_game(GAME).setup(players=2, seed=1, options=options)
     except IllegalAction as exc:
-        raise MapError(exc.code, [exc.message]) from exc
+        raise MapError(exc.code, [from_illegal(exc).message]) from exc
     return options
+
+
+def _render(render_problem, problem) -> str:
+    """An engine's map problem in the reader's language (English if a translation lost a
+    placeholder)."""
+    try:
+        return render_problem(problem, _)
+    except (KeyError, TypeError, ValueError):
+        return render_problem(problem)
 
 
 def pretty(data: Any) -> str:

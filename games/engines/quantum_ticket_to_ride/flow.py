@@ -15,12 +15,17 @@ from ..base import (
     State,
     chance,
     clone,
+    event,
     events_for,
+    gettext_noop,
     is_int,
+    message,
+    render_text,
 )
 from . import register
 from .maps import LEVELS, MapError, default_map, validate_map
 from .paths import runnable_paths, trace
+from .texts import EVENT_TEXTS
 
 SLUG = "quantum-ticket-to-ride"
 VARIANTS = (*LEVELS, "mixed")
@@ -31,17 +36,21 @@ DRAW = 2
 OPTIONS = ("map",)
 
 
-def _who(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _who(seat: int) -> dict:
+    return message("player", number=seat + 1)
 
 
 def _sorted(cards: list[str]) -> list[str]:
     return sorted(cards, key=register.GATE_NAMES.index)
 
 
+def mission_message(m: dict) -> dict:
+    return message("mission", start=m["start"], initial=register.label(m["initial_state"]),
+                   target=m["target"], goal=register.label(m["target_state"]))
+
+
 def mission_text(m: dict) -> str:
-    return (f"from {m['start']} in {register.label(m['initial_state'])} to {m['target']} in "
-            f"{register.label(m['target_state'])}")
+    return render_text(EVENT_TEXTS, "mission", mission_message(m)["params"])
 
 
 class QuantumTicketToRide:
@@ -50,6 +59,7 @@ class QuantumTicketToRide:
     min_players = 2
     max_players = 5
     variants = VARIANTS
+    event_texts = EVENT_TEXTS
     # missions are secret: the planner's progress per player is the teacher's; claimed
     # lengths are public. Every position has a circuit (see ``circuit``).
     abilities = Abilities(
@@ -64,22 +74,26 @@ class QuantumTicketToRide:
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State:
         if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction("bad_players", "Quantum Ticket-to-Ride is for 2 to 5 players.")
+            raise IllegalAction("bad_players",
+                                gettext_noop("Quantum Ticket-to-Ride is for 2 to 5 players."))
         if variant not in VARIANTS:
-            raise IllegalAction("bad_variant", f"Unknown mission level {variant!r}: choose "
-                                               f"{', '.join(VARIANTS)}.")
+            raise IllegalAction("bad_variant", gettext_noop("Unknown mission level %(variant)s: "
+                                                            "choose %(choices)s."),
+                                {"variant": repr(variant), "choices": ", ".join(VARIANTS)})
         if not is_int(seed):
-            raise IllegalAction("bad_seed", "The seed must be an integer.")
+            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
         opts = _parse_options(options)
         try:
             game_map = validate_map(opts["map"]) if "map" in opts else default_map()
         except MapError as exc:
-            raise IllegalAction("bad_map", str(exc)) from exc
+            raise IllegalAction("bad_map", gettext_noop("This map cannot be used: %(problems)s"),
+                                {"problems": "; ".join(exc.problems)}) from exc
         pool = [m for m in game_map["missions"] if variant == "mixed" or m["level"] == variant]
         if len(pool) < players:
             raise IllegalAction("not_enough_missions",
-                                f"This map has {len(pool)} {variant} missions: not enough for "
-                                f"{players} players.")
+                                gettext_noop("This map has %(count)s %(level)s missions: not "
+                                             "enough for %(players)s players."),
+                                {"count": len(pool), "level": variant, "players": players})
         pile = [g for g in register.GATE_NAMES for _ in range(COPIES)]
         chance(seed, 0, "deck").shuffle(pile)
         hands = [[] for _ in range(players)]
@@ -97,14 +111,13 @@ class QuantumTicketToRide:
             "final_round": False, "last_turns": [], "runs": [], "finished": False,
             "result": None, "events": [],
         }
-        events: list[Event] = [{
-            "type": "setup", "code": "setup", "order": order, "hand": HAND,
-            "text": f"Each player gets {HAND} gate cards and one secret mission. Order: "
-                    f"{', '.join(_who(s) for s in order)}."}]
+        events: list[Event] = [event(
+            EVENT_TEXTS, "setup", "setup", {"hand": HAND, "order": [_who(s) for s in order]},
+            order=order, hand=HAND)]
         for s in range(players):
-            events.append({"type": "mission", "code": "mission_dealt", "seat": s,
-                           "visible_to": [s], "mission": dict(missions[s]),
-                           "text": f"Your mission: {mission_text(missions[s])}."})
+            events.append(event(EVENT_TEXTS, "mission", "mission_dealt",
+                                {"mission": mission_message(missions[s])}, seat=s,
+                                visible_to=[s], mission=dict(missions[s])))
         events.append(_turn_event(order[0]))
         state["events"] = events
         return state
@@ -125,9 +138,9 @@ class QuantumTicketToRide:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         if not is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
         move = _parse_action(state, seat, action)
         new = _successor(state)
         new["actions"] += 1
@@ -140,17 +153,17 @@ class QuantumTicketToRide:
         elif kind == "run":
             _run(new, seat, move[1], events)
         elif new["step"] == "act":
-            events.append({"type": "pass", "code": "cannot_act", "seat": seat,
-                           "text": f"{_who(seat)} can neither draw nor claim and passes."})
+            events.append(event(EVENT_TEXTS, "pass", "cannot_act", {"player": _who(seat)},
+                                seat=seat))
         if not new["finished"]:
             if kind in ("draw", "claim", "pass") and new["step"] == "act" and any(
                     o == seat for o in new["owners"]):
                 new["step"] = "run"
-                events.append({"type": "may_run", "code": "may_run", "seat": seat,
-                               "text": f"{_who(seat)} may run a path or end the turn."})
+                events.append(event(EVENT_TEXTS, "may_run", "may_run", {"player": _who(seat)},
+                                    seat=seat))
             else:
-                events.append({"type": "turn_end", "code": "turn_end", "seat": seat,
-                               "text": f"{_who(seat)} ends the turn."})
+                events.append(event(EVENT_TEXTS, "turn_end", "turn_end", {"player": _who(seat)},
+                                    seat=seat))
                 _end_turn(new, seat, events)
         new["events"] = events
         return new, events
@@ -159,7 +172,7 @@ class QuantumTicketToRide:
 
     def view(self, state: State, seat: int | None) -> dict:
         if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-            raise IllegalAction("bad_seat", "No such seat.")
+            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
         finished = state["finished"]
         game_map = state["map"]
         seats = []
@@ -208,12 +221,12 @@ class QuantumTicketToRide:
         * ``{"pass": true}`` -- ``{"kind": "pass"}``. A draw is chance: no preview.
         """
         if not is_int(seat) or not 0 <= seat < state["players"]:
-            raise IllegalAction("bad_seat", "No such seat.")
+            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
         if not isinstance(action, dict) or len(action) != 1:
-            raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
+            raise IllegalAction("malformed", gettext_noop("Preview one action: a run, a claim or a pass."))
         (key, value), = action.items()
         if key == "draw" and value is True:
-            raise IllegalAction("no_preview", "Drawing is chance: there is nothing to preview.")
+            raise IllegalAction("no_preview", gettext_noop("Drawing is chance: there is nothing to preview."))
         if key == "pass" and value is True:
             return {"kind": "pass"}
         if key == "claim" and is_int(value) and 0 <= value < len(state["owners"]):
@@ -234,10 +247,10 @@ class QuantumTicketToRide:
                             "owned": [state["owners"][r] == seat for r in routes],
                             "complete": value[-1] == mission["target"],
                             "runnable": value in runnable_paths(state, seat)}
-                raise IllegalAction("no_route", "Two cities in a row must be joined by a route.")
-            raise IllegalAction("bad_path", "A path starts at your mission's start city and "
-                                            "passes each city at most once.")
-        raise IllegalAction("malformed", "Preview one action: a run, a claim or a pass.")
+                raise IllegalAction("no_route", gettext_noop("Two cities in a row must be joined by a route."))
+            raise IllegalAction("bad_path", gettext_noop("A path starts at your mission's start "
+                                                         "city and passes each city at most once."))
+        raise IllegalAction("malformed", gettext_noop("Preview one action: a run, a claim or a pass."))
 
     def outcome(self, state: State) -> dict | None:
         return clone(state["result"]) if state["finished"] else None
@@ -268,71 +281,76 @@ def _parse_options(options: Any) -> dict:
     if options is None:
         return {}
     if not isinstance(options, dict):
-        raise IllegalAction("bad_option", "Options must be a JSON object.")
+        raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
     unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise IllegalAction("bad_option", f"Unknown option(s): "
-                                          f"{', '.join(sorted(map(str, unknown)))}. Known: map.")
+        raise IllegalAction("bad_option", gettext_noop("Unknown option(s): %(options)s. Known: map."),
+                            {"options": ", ".join(sorted(map(str, unknown)))})
     return clone(options)
 
 
 def _parse_action(state: State, seat: int, action: Any) -> tuple:
     shapes = ('{"draw": true}, {"claim": route}, {"run": [city, ...]} or {"pass": true}')
     if not isinstance(action, dict) or len(action) != 1:
-        raise IllegalAction("malformed", f"An action is one of {shapes}.")
+        raise IllegalAction("malformed", gettext_noop("An action is one of %(shapes)s."), {"shapes": shapes})
     (key, value), = action.items()
     step = state["step"]
     if key in ("draw", "pass"):
         if value is not True:
-            raise IllegalAction("malformed", f'Send {{"{key}": true}}.')
+            raise IllegalAction("malformed", gettext_noop('Send {"%(key)s": true}.'), {"key": key})
         if key == "draw":
             if step != "act":
-                raise IllegalAction("already_acted", "You have drawn or claimed this turn: run "
-                                                     "a path or end the turn.")
+                raise IllegalAction("already_acted", gettext_noop(
+                    "You have drawn or claimed this turn: run a path or end the turn."))
             if not _can_draw(state, seat):
-                raise IllegalAction("cannot_draw", "You cannot draw: the pile is empty or your "
-                                                   f"hand holds {HAND_LIMIT} cards.")
+                raise IllegalAction("cannot_draw", gettext_noop(
+                    "You cannot draw: the pile is empty or your hand holds %(limit)s cards."),
+                    {"limit": HAND_LIMIT})
         elif step == "act" and (_can_draw(state, seat) or _claimable(state, seat)):
-            raise IllegalAction("must_act", "Draw two cards or claim a route; you may pass only "
-                                            "when you can do neither.")
+            raise IllegalAction("must_act", gettext_noop(
+                "Draw two cards or claim a route; you may pass only when you can do neither."))
         return (key,)
     if key == "claim":
         if not is_int(value) or not 0 <= value < len(state["owners"]):
-            raise IllegalAction("malformed", '"claim" takes the index of a route.')
+            raise IllegalAction("malformed", gettext_noop('"claim" takes the index of a route.'))
         if step != "act":
-            raise IllegalAction("already_acted", "You have drawn or claimed this turn: run a "
-                                                 "path or end the turn.")
+            raise IllegalAction("already_acted", gettext_noop(
+                "You have drawn or claimed this turn: run a path or end the turn."))
         route = state["map"]["routes"][value]
         if state["owners"][value] is not None:
-            raise IllegalAction("route_taken", f"{route['a']}–{route['b']} is already claimed.")
+            raise IllegalAction("route_taken", gettext_noop("%(a)s–%(b)s is already claimed."),
+                                {"a": route["a"], "b": route["b"]})
         have = state["hands"][seat].count(route["gate"])
         if have < route["length"]:
             raise IllegalAction("not_enough_cards",
-                                f"{route['a']}–{route['b']} needs {route['length']} "
-                                f"{route['gate']} cards; you hold {have}.")
+                                gettext_noop("%(a)s–%(b)s needs %(length)s %(gate)s cards; you "
+                                             "hold %(have)s."),
+                                {"a": route["a"], "b": route["b"], "length": route["length"],
+                                 "gate": route["gate"], "have": have})
         return ("claim", value)
     if key == "run":
         names = {c["name"] for c in state["map"]["cities"]}
         if (not isinstance(value, list) or len(value) < 2
                 or not all(isinstance(c, str) and c in names for c in value)):
-            raise IllegalAction("malformed", '"run" takes a list of cities, from your mission\'s '
-                                             "start to its target.")
+            raise IllegalAction("malformed", gettext_noop(
+                '"run" takes a list of cities, from your mission\'s start to its target.'))
         if step != "run":
-            raise IllegalAction("not_now", "You run a path after your action (draw or claim).")
+            raise IllegalAction("not_now", gettext_noop("You run a path after your action (draw or claim)."))
         mission = state["missions"][seat]
         if value[0] != mission["start"] or value[-1] != mission["target"]:
-            raise IllegalAction("wrong_ends", "A run goes from your mission's start city to its "
-                                              "target city.")
+            raise IllegalAction("wrong_ends", gettext_noop(
+                "A run goes from your mission's start city to its target city."))
         if len(set(value)) != len(value):
-            raise IllegalAction("city_twice", "A run passes each city at most once.")
+            raise IllegalAction("city_twice", gettext_noop("A run passes each city at most once."))
         routes = _path_routes(state, value)
         for (a, b), r in zip(zip(value, value[1:], strict=False), routes, strict=True):
             if r is None or state["owners"][r] != seat:
-                raise IllegalAction("not_your_route", f"You have not claimed a route {a}–{b}.")
+                raise IllegalAction("not_your_route", gettext_noop("You have not claimed a route %(a)s–%(b)s."),
+                                    {"a": a, "b": b})
         if value not in runnable_paths(state, seat):
-            raise IllegalAction("too_many_paths", "Choose one of the listed paths.")
+            raise IllegalAction("too_many_paths", gettext_noop("Choose one of the listed paths."))
         return ("run", list(value))
-    raise IllegalAction("malformed", f"An action is one of {shapes}.")
+    raise IllegalAction("malformed", gettext_noop("An action is one of %(shapes)s."), {"shapes": shapes})
 
 
 def _successor(state: State) -> State:
@@ -363,8 +381,8 @@ def _claimable(state: State, seat: int) -> list[int]:
 
 
 def _turn_event(seat: int, last: bool = False) -> Event:
-    return {"type": "turn", "code": "last_turn" if last else "turn", "seat": seat,
-            "text": f"{_who(seat)}: last turn." if last else f"{_who(seat)} to play."}
+    return event(EVENT_TEXTS, "turn", "last_turn" if last else "turn", {"player": _who(seat)},
+                 seat=seat)
 
 
 def _draw(state: State, seat: int, events: list[Event]) -> None:
@@ -372,12 +390,12 @@ def _draw(state: State, seat: int, events: list[Event]) -> None:
     k = min(DRAW, len(state["pile"]), HAND_LIMIT - len(hand))
     cards = [state["pile"].pop() for _ in range(k)]
     state["hands"][seat] = _sorted(hand + cards)
-    events.append({"type": "draw", "code": "draw", "seat": seat, "count": k,
-                   "pile": len(state["pile"]),
-                   "text": f"{_who(seat)} draws {k} card{'s' if k != 1 else ''} "
-                           f"({len(state['pile'])} left in the pile)."})
-    events.append({"type": "drew", "code": "drew", "seat": seat, "cards": cards,
-                   "visible_to": [seat], "text": f"You drew {', '.join(cards)}."})
+    drawn = message("drawn_cards_one" if k == 1 else "drawn_cards", count=k)
+    events.append(event(EVENT_TEXTS, "draw", "draw",
+                        {"player": _who(seat), "cards": drawn, "pile": len(state["pile"])},
+                        seat=seat, count=k, pile=len(state["pile"])))
+    events.append(event(EVENT_TEXTS, "drew", "drew", {"cards": list(cards)}, seat=seat,
+                        cards=cards, visible_to=[seat]))
 
 
 def _claim(state: State, seat: int, r: int, events: list[Event]) -> None:
@@ -388,12 +406,13 @@ def _claim(state: State, seat: int, r: int, events: list[Event]) -> None:
     state["hands"][seat] = hand
     state["discard"] += [route["gate"]] * route["length"]
     state["owners"][r] = seat
-    events.append({"type": "claim", "code": "claim", "seat": seat, "route": r,
-                   "a": route["a"], "b": route["b"], "gate": route["gate"],
-                   "length": route["length"],
-                   "text": f"{_who(seat)} claims {route['a']}–{route['b']} ({route['gate']}, "
-                           f"length {route['length']}) with {route['length']} {route['gate']} "
-                           f"card{'s' if route['length'] != 1 else ''}."})
+    cards = message("gate_cards_one" if route["length"] == 1 else "gate_cards",
+                    count=route["length"], gate=route["gate"])
+    events.append(event(EVENT_TEXTS, "claim", "claim",
+                        {"player": _who(seat), "a": route["a"], "b": route["b"],
+                         "gate": route["gate"], "length": route["length"], "cards": cards},
+                        seat=seat, route=r, a=route["a"], b=route["b"], gate=route["gate"],
+                        length=route["length"]))
 
 
 def _run(state: State, seat: int, cities: list[str], events: list[Event]) -> None:
@@ -406,24 +425,20 @@ def _run(state: State, seat: int, cities: list[str], events: list[Event]) -> Non
     state["runs"].append(run)
     path = " → ".join(cities)
     gates = "·".join(t["gates"])
-    params = {"seat": seat, "cities": list(cities), "gates": list(t["gates"]),
+    fields = {"seat": seat, "cities": list(cities), "gates": list(t["gates"]),
               "ket": t["ket"], "q0": t["q0"], "fidelity": t["fidelity"],
               "mission": dict(mission)}
-    reached = t["ket"] if mission["qubits"] == 2 else (t["q0"] or "q0 entangled with q1")
+    reached = t["ket"] if mission["qubits"] == 2 else (t["q0"] or message("entangled"))
+    params = {"path": path, "gates": gates, "initial": register.label(mission["initial_state"]),
+              "reached": reached, "ket": t["ket"], "fidelity": f"{t['fidelity']:.3g}",
+              "goal": register.label(mission["target_state"])}
     if t["match"]:
-        events.append({"type": "run", "code": "mission_complete", **params, "match": True,
-                       "text": f"{_who(seat)} runs {path}: {gates} takes "
-                               f"{register.label(mission['initial_state'])} to {reached} "
-                               f"(register {t['ket']}), fidelity {t['fidelity']:.3g} with "
-                               f"{register.label(mission['target_state'])}: mission complete!"})
+        events.append(event(EVENT_TEXTS, "run", "mission_complete",
+                            {"player": _who(seat), **params}, **fields, match=True))
         _finish(state, "mission", [seat], events)
         return
-    events.append({"type": "run", "code": "run_no_match", **params, "match": False,
-                   "visible_to": [seat],
-                   "text": f"You run {path}: {gates} takes "
-                           f"{register.label(mission['initial_state'])} to {reached} "
-                           f"(register {t['ket']}), fidelity {t['fidelity']:.3g} with "
-                           f"{register.label(mission['target_state'])}: no match, play goes on."})
+    events.append(event(EVENT_TEXTS, "run", "run_no_match", params, **fields, match=False,
+                        visible_to=[seat]))
 
 
 def _end_turn(state: State, seat: int, events: list[Event]) -> None:
@@ -443,8 +458,7 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> None:
         state["final_round"] = True
         state["last_turns"] = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
         state["turn"] = state["last_turns"][0]
-        events.append({"type": "last_round", "code": "last_round",
-                       "text": "The pile is empty: every player has one last turn."})
+        events.append(event(EVENT_TEXTS, "last_round", "last_round"))
         events.append(_turn_event(state["turn"], last=True))
         return
     if not any(_can_draw(state, s) or _claimable(state, s) for s in order):
@@ -468,17 +482,22 @@ def _finish(state: State, reason: str, winners: list[int], events: list[Event]) 
     state["result"] = {"reason": reason, "scores": scores, "winners": sorted(winners),
                        "missions": clone(state["missions"]),
                        "completed": winners if reason == "mission" else []}
-    why = {"mission": "a mission is complete",
-           "pile_empty": "the pile is empty and everyone has had a last turn",
-           "blocked": "nobody can draw or claim any more"}[reason]
-    names = ", ".join(_who(s) for s in sorted(winners))
-    events.append({"type": "game_end", "code": f"game_end_{reason}", "reason": reason,
-                   "winners": sorted(winners), "scores": scores,
-                   "missions": clone(state["missions"]),
-                   "text": f"The game is over ({why}): {names} "
-                           f"win{'s' if len(winners) == 1 else ''}. Missions: "
-                           + "; ".join(f"{_who(s)} {mission_text(m)}"
-                                       for s, m in enumerate(state["missions"])) + "."})
+    names = [_who(s) for s in sorted(winners)]
+    won = message("wins_one" if len(winners) == 1 else "wins_many", names=names)
+    events.append(event(EVENT_TEXTS, "game_end", f"game_end_{reason}",
+                        {"winners": won, "missions": _missions_message(state["missions"])},
+                        reason=reason, winners=sorted(winners), scores=scores,
+                        missions=clone(state["missions"])))
+
+
+def _missions_message(missions: list[dict]) -> dict:
+    """Every seat's mission, joined by "; " (nested: a list parameter is joined by ", ")."""
+    parts = [message("seat_mission", player=_who(s), mission=mission_message(m))
+             for s, m in enumerate(missions)]
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = message("missions_more", first=part, rest=out)
+    return out
 
 
 def _finish_by_length(state: State, reason: str, events: list[Event]) -> None:

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..base import gettext_noop as _
 from ..base import is_int
 from . import register, search
 
@@ -26,12 +27,31 @@ _KEYS = {"cities": {"name", "x", "y"}, "routes": {"a", "b", "gate", "length"},
 _TOP = {"name", "description", "cities", "routes", "missions"}
 
 
-class MapError(ValueError):
-    """A map that cannot be played; ``problems`` lists every reason in words."""
+#: a problem as a msgid and its params (a param may itself be a ``Problem``: "Mission M1")
+Problem = tuple[str, dict[str, Any]]
 
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
+
+def render_problem(problem: Problem, translate=lambda text: text) -> str:
+    """A problem's text, each msgid passed through ``translate`` (English by default; the app
+    passes gettext)."""
+    msgid, params = problem
+    return translate(msgid) % {k: render_problem(v, translate) if isinstance(v, tuple) else v
+                               for k, v in params.items()}
+
+
+class MapError(ValueError):
+    """A map that cannot be played; ``problems`` lists every reason in English words and
+    ``messages`` the same reasons as ``Problem``s (msgid and params, for the reader's
+    language)."""
+
+    def __init__(self, messages: list[Problem]):
+        self.messages = list(messages)
+        self.problems = [render_problem(m) for m in self.messages]
         super().__init__("This map cannot be used: " + "; ".join(self.problems))
+
+
+def _add(problems: list[Problem], msgid: str, **params: Any) -> None:
+    problems.append((msgid, params))
 
 
 def _is_number(x: Any) -> bool:
@@ -42,19 +62,20 @@ def _name_ok(x: Any) -> bool:
     return isinstance(x, str) and x.strip() == x and 1 <= len(x) <= MAX_NAME
 
 
-def _rows(data: dict, key: str, cap: int, problems: list[str]) -> list[dict]:
+def _rows(data: dict, key: str, cap: int, problems: list[Problem]) -> list[dict]:
     rows = data.get(key)
     if not isinstance(rows, list) or not rows:
-        problems.append(f'"{key}" must be a non-empty list.')
+        _add(problems, _('"%(key)s" must be a non-empty list.'), key=key)
         return []
     if len(rows) > cap:
-        problems.append(f'"{key}" has {len(rows)} entries; at most {cap} are allowed.')
+        _add(problems, _('"%(key)s" has %(count)s entries; at most %(cap)s are allowed.'),
+             key=key, count=len(rows), cap=cap)
         return []
     good = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or set(row) != _KEYS[key]:
-            problems.append(f'{key}[{i}] must be an object with exactly the keys '
-                            f'{", ".join(sorted(_KEYS[key]))}.')
+            _add(problems, _("%(key)s[%(i)s] must be an object with exactly the keys %(keys)s."),
+                 key=key, i=i, keys=", ".join(sorted(_KEYS[key])))
             continue
         good.append(row)
     return good
@@ -63,14 +84,16 @@ def _rows(data: dict, key: str, cap: int, problems: list[str]) -> list[dict]:
 def validate_map(data: Any) -> dict:
     """A validated copy of ``data`` (raises ``MapError`` naming every problem)."""
     if not isinstance(data, dict):
-        raise MapError(["A map must be a JSON object with cities, routes and missions."])
-    problems: list[str] = []
+        raise MapError([(_("A map must be a JSON object with cities, routes and missions."), {})])
+    problems: list[Problem] = []
     extra = set(data) - _TOP
     if extra:
-        problems.append(f"Unknown top-level keys: {', '.join(sorted(map(str, extra)))}.")
+        _add(problems, _("Unknown top-level keys: %(keys)s."),
+             keys=", ".join(sorted(map(str, extra))))
     for key in ("name", "description"):
         if key in data and (not isinstance(data[key], str) or len(data[key]) > MAX_TEXT):
-            problems.append(f'"{key}" must be a text of at most {MAX_TEXT} characters.')
+            _add(problems, _('"%(key)s" must be a text of at most %(max)s characters.'), key=key,
+                 max=MAX_TEXT)
     top = len(problems)
     cities = _rows(data, "cities", MAX_CITIES, problems)
     routes = _rows(data, "routes", MAX_ROUTES, problems)
@@ -78,39 +101,40 @@ def validate_map(data: Any) -> dict:
     names: set[str] = set()
     for i, c in enumerate(cities):
         if not _name_ok(c["name"]):
-            problems.append(f"cities[{i}]: the name must be a text of 1 to {MAX_NAME} "
-                            "characters without surrounding spaces.")
+            _add(problems, _("cities[%(i)s]: the name must be a text of 1 to %(max)s characters "
+                             "without surrounding spaces."), i=i, max=MAX_NAME)
             continue
         if c["name"] in names:
-            problems.append(f"City {c['name']!r} is listed twice.")
+            _add(problems, _("City %(city)s is listed twice."), city=repr(c["name"]))
         names.add(c["name"])
         if not (_is_number(c["x"]) and 0 <= c["x"] <= WIDTH
                 and _is_number(c["y"]) and 0 <= c["y"] <= HEIGHT):
-            problems.append(f"City {c['name']!r}: x must be a number from 0 to {WIDTH} and y "
-                            f"from 0 to {HEIGHT}.")
+            _add(problems, _("City %(city)s: x must be a number from 0 to %(width)s and y from 0 "
+                             "to %(height)s."), city=repr(c["name"]), width=WIDTH, height=HEIGHT)
     pairs: set[frozenset] = set()
     links: dict[str, set[str]] = {n: set() for n in names}
     for i, r in enumerate(routes):
         where = f"routes[{i}] ({r['a']}–{r['b']})" if all(
-            isinstance(r[k], str) for k in ("a", "b")) else f"routes[{i}]"
+            isinstance(r[k], str) for k in ("a", "b")) else f"routes[{i}]"   # JSON, not words
         ok = True
         for end in ("a", "b"):
             if not isinstance(r[end], str) or r[end] not in names:
-                problems.append(f"{where}: {end!r} is not a city of the map.")
+                _add(problems, _("%(where)s: %(end)s is not a city of the map."), where=where,
+                     end=repr(end))
                 ok = False
         if ok and r["a"] == r["b"]:
-            problems.append(f"{where}: a route joins two different cities.")
+            _add(problems, _("%(where)s: a route joins two different cities."), where=where)
             ok = False
         if r["gate"] not in register.GATE_NAMES:
-            problems.append(f"{where}: unknown gate {r['gate']!r} (known: "
-                            f"{', '.join(register.GATE_NAMES)}).")
+            _add(problems, _("%(where)s: unknown gate %(gate)s (known: %(known)s)."), where=where,
+                 gate=repr(r["gate"]), known=", ".join(register.GATE_NAMES))
         if not is_int(r["length"]) or not 1 <= r["length"] <= MAX_LENGTH:
-            problems.append(f"{where}: the length must be a whole number from 1 to "
-                            f"{MAX_LENGTH}.")
+            _add(problems, _("%(where)s: the length must be a whole number from 1 to %(max)s."),
+                 where=where, max=MAX_LENGTH)
         if ok:
             pair = frozenset((r["a"], r["b"]))
             if pair in pairs:
-                problems.append(f"{where}: two routes join the same cities.")
+                _add(problems, _("%(where)s: two routes join the same cities."), where=where)
             pairs.add(pair)
             links[r["a"]].add(r["b"])
             links[r["b"]].add(r["a"])
@@ -125,8 +149,9 @@ def validate_map(data: Any) -> dict:
                     todo.append(other)
         if reached != names:
             cut = sorted(names - reached)
-            problems.append("The map is not connected: no route leads from "
-                            f"{first} to {', '.join(cut[:10])}{' …' if len(cut) > 10 else ''}.")
+            _add(problems, _("The map is not connected: no route leads from %(first)s to "
+                             "%(cities)s."), first=first,
+                 cities=", ".join(cut[:10]) + (" …" if len(cut) > 10 else ""))
     ids: set[str] = set()
     playable: list[dict] = []
     for i, m in enumerate(missions):
@@ -140,47 +165,53 @@ def validate_map(data: Any) -> dict:
     if board_ok:        # the search needs sound cities and routes; it checks sound missions
         for m in playable:
             if search.plan(clean, m) is None:
-                problems.append(f"Mission {m['id']} ({m['start']} "
-                                f"{register.label(m['initial_state'])} → {m['target']} "
-                                f"{register.label(m['target_state'])}) cannot be completed on "
-                                "the empty board.")
+                _add(problems, _("Mission %(id)s (%(start)s %(initial)s → %(target)s %(goal)s) "
+                                 "cannot be completed on the empty board."), id=m["id"],
+                     start=m["start"], initial=register.label(m["initial_state"]),
+                     target=m["target"], goal=register.label(m["target_state"]))
     if problems:
         raise MapError(problems)
     return clean
 
 
-def _check_mission(i: int, m: dict, names: set[str], ids: set[str], problems: list[str]) -> None:
+def _check_mission(i: int, m: dict, names: set[str], ids: set[str], problems: list[Problem]) -> None:
     mid = m["id"] if _name_ok(m["id"]) else None
-    where = f"Mission {mid}" if mid else f"missions[{i}]"
+    where: Problem | str = (_("Mission %(id)s"), {"id": mid}) if mid else f"missions[{i}]"
     if mid is None:
-        problems.append(f"missions[{i}]: the id must be a text of 1 to {MAX_NAME} characters.")
+        _add(problems, _("missions[%(i)s]: the id must be a text of 1 to %(max)s characters."),
+             i=i, max=MAX_NAME)
     elif mid in ids:
-        problems.append(f"Mission id {mid!r} is used twice.")
+        _add(problems, _("Mission id %(id)s is used twice."), id=repr(mid))
     ids.add(mid or "")
     for end in ("start", "target"):
         if not isinstance(m[end], str) or m[end] not in names:
-            problems.append(f"{where}: {end} {m[end]!r} is not a city of the map.")
+            _add(problems, _("%(where)s: start %(city)s is not a city of the map.") if end == "start"
+                 else _("%(where)s: target %(city)s is not a city of the map."), where=where,
+                 city=repr(m[end]))
     if isinstance(m["start"], str) and m["start"] == m["target"]:
-        problems.append(f"{where}: the start and the target must be different cities.")
+        _add(problems, _("%(where)s: the start and the target must be different cities."),
+             where=where)
     if m["qubits"] not in (1, 2) or not is_int(m["qubits"]):
-        problems.append(f"{where}: qubits must be 1 or 2.")
+        _add(problems, _("%(where)s: qubits must be 1 or 2."), where=where)
         return
     states = register.STATES_1 if m["qubits"] == 1 else register.STATES_2
     known = True
     if not isinstance(m["initial_state"], str) or m["initial_state"] not in register.STATES_1:
-        problems.append(f"{where}: unknown initial state {m['initial_state']!r} (known: "
-                        f"{', '.join(register.STATES_1)}).")
+        _add(problems, _("%(where)s: unknown initial state %(state)s (known: %(known)s)."),
+             where=where, state=repr(m["initial_state"]), known=", ".join(register.STATES_1))
         known = False
     if not isinstance(m["target_state"], str) or m["target_state"] not in states:
-        problems.append(f"{where}: unknown target state {m['target_state']!r} for "
-                        f"{m['qubits']} qubit(s) (known: {', '.join(states)}).")
+        _add(problems, _("%(where)s: unknown target state %(state)s for %(qubits)s qubit(s) "
+                         "(known: %(known)s)."), where=where, state=repr(m["target_state"]),
+             qubits=m["qubits"], known=", ".join(states))
         known = False
     if not isinstance(m["level"], str) or m["level"] not in LEVELS:
-        problems.append(f"{where}: the level must be one of {', '.join(LEVELS)}.")
+        _add(problems, _("%(where)s: the level must be one of %(levels)s."), where=where,
+             levels=", ".join(LEVELS))
     elif known and not _level_fits(m):
-        problems.append(f"{where}: a basic mission is one qubit from |0⟩/|1⟩ to |0⟩/|1⟩, "
-                        "an intermediate one a one-qubit mission with |+⟩ or |−⟩, an "
-                        "advanced one a two-qubit mission.")
+        _add(problems, _("%(where)s: a basic mission is one qubit from |0⟩/|1⟩ to |0⟩/|1⟩, an "
+                         "intermediate one a one-qubit mission with |+⟩ or |−⟩, an advanced one "
+                         "a two-qubit mission."), where=where)
 
 
 def _level_fits(m: dict) -> bool:
@@ -212,5 +243,5 @@ def load_map(text: str) -> dict:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise MapError([f"The file is not valid JSON: {exc}"]) from exc
+        raise MapError([(_("The file is not valid JSON: %(error)s"), {"error": str(exc)})]) from exc
     return validate_map(data)

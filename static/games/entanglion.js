@@ -61,13 +61,13 @@ const COMPONENT_ABBR = {
   "Quantum Programming": "QP", "Quantum Error Correction": "QEC", "Control Infrastructure": "CI",
   "Magnetic Shielding": "MS",
 };
-const cardHelp = (card) => (["H", "X", "CNOT", "SWAP"].includes(card) ? t(`help_${card}`) : card);
+const cardHelp = (card) => (["H", "X", "CNOT", "SWAP"].includes(card) ? bt(`help_${card}`) : card);
 const BASIS = ["|00⟩", "|01⟩", "|10⟩", "|11⟩"];
 
 // the board's words, in the reader's language (games/board_texts.py, put on the page by
 // {% board_texts %}); a missing page block shows the key, so a forgotten page is seen at once
 let TEXTS = null;
-function t(key, fields = {}) {
+function bt(key, fields = {}) {
   if (TEXTS === null) {
     const node = document.getElementById("board-texts");
     TEXTS = node ? JSON.parse(node.textContent) : {};
@@ -121,16 +121,16 @@ function slotSeat(slot) { return slot ? slot.seat : null; }
 
 // an action's words, for its button and its screen-reader label (action shapes: engine docstring)
 function describe(a) {
-  if (a.play !== undefined) return t(a.tunnel ? "act_play_tunnel" : "act_play", { card: a.play });
-  if (a.mechanic !== undefined) return t("act_mechanic", { card: a.mechanic });
-  if (a.exchange !== undefined) return t("act_exchange", { card: a.exchange });
-  if (a.retrieve) return t(a.tunnel ? "act_retrieve_tunnel" : "act_retrieve");
-  if (a.event !== undefined) return t(a.component ? "act_bennett" : "act_event", { event: a.event, component: a.component });
-  if (a.trade) return t("act_trade", { give: a.trade.give, take: a.trade.take });
-  if (a.land) return t("act_land", { m: a.land.mercurial, r: a.land.rubicon });
-  if (a.discard !== undefined) return t("act_discard", { card: a.discard });
-  if (a.keep !== undefined) return t("act_keep", { card: a.keep });
-  if (a.stop) return t("act_stop");
+  if (a.play !== undefined) return bt(a.tunnel ? "act_play_tunnel" : "act_play", { card: a.play });
+  if (a.mechanic !== undefined) return bt("act_mechanic", { card: a.mechanic });
+  if (a.exchange !== undefined) return bt("act_exchange", { card: a.exchange });
+  if (a.retrieve) return bt(a.tunnel ? "act_retrieve_tunnel" : "act_retrieve");
+  if (a.event !== undefined) return bt(a.component ? "act_bennett" : "act_event", { event: a.event, component: a.component });
+  if (a.trade) return bt("act_trade", { give: a.trade.give, take: a.trade.take });
+  if (a.land) return bt("act_land", { m: a.land.mercurial, r: a.land.rubicon });
+  if (a.discard !== undefined) return bt("act_discard", { card: a.discard });
+  if (a.keep !== undefined) return bt("act_keep", { card: a.keep });
+  if (a.stop) return bt("act_stop");
   return JSON.stringify(a);
 }
 const cardOf = (a) => (typeof a.play === "string" ? a.play : typeof a.mechanic === "string" ? a.mechanic : null);
@@ -146,7 +146,7 @@ export function createBoard(root, { act, preview }) {
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
   const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
-  const galaxyTitle = s("title", { id: "ent-galaxy-title", text: t("galaxy_title") });
+  const galaxyTitle = s("title", { id: "ent-galaxy-title", text: bt("galaxy_title") });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);
   const staticLayer = s("g", { class: "ent-static" });
@@ -156,7 +156,7 @@ export function createBoard(root, { act, preview }) {
   galaxy.append(staticLayer, dynamicLayer, shipLayer, previewLayer);
   const galaxyBox = h("div", { class: "ent-galaxy-box" }, galaxy);
   const panels = h("div", { class: "ent-panels" });
-  const actions = h("div", { class: "ent-actions", role: "group", "aria-label": t("your_actions") });
+  const actions = h("div", { class: "ent-actions", role: "group", "aria-label": bt("your_actions") });
   const previewLine = h("p", { class: "ent-preview", role: "status", "aria-live": "polite" });
   const announce = h("p", { class: "ent-announce visually-hidden", role: "status", "aria-live": "polite" });
   main.append(galaxyBox, previewLine, actions, panels);
@@ -280,13 +280,13 @@ export function createBoard(root, { act, preview }) {
         s("text", { x: 0, y: 5, text: COMPONENT_ABBR[comp] || comp.slice(0, 2) })));
     }
     placeShips(here, animate);
-    galaxyDesc.textContent = t("galaxy_desc", { m: here.mercurial || "?", r: here.rubicon || "?", n: Object.keys(onPlanets).length });
+    galaxyDesc.textContent = bt("galaxy_desc", { m: here.mercurial || "?", r: here.rubicon || "?", n: Object.keys(onPlanets).length });
   }
 
   function planetLabel(planet, here, comp) {
     const who = SHIPS.filter((sh) => here[sh] === planet).map((sh) => SHIP_NAME[sh]);
-    return `${planet} ${SYMBOL[planet]}` + (comp ? t("planet_component", { component: comp }) : "")
-      + (who.length > 1 ? t("planet_here_both") : who.length ? t("planet_here_one", { ship: who[0] }) : "");
+    return `${planet} ${SYMBOL[planet]}` + (comp ? bt("planet_component", { component: comp }) : "")
+      + (who.length > 1 ? bt("planet_here_both") : who.length ? bt("planet_here_one", { ship: who[0] }) : "");
   }
 
   // ------------------------------------------------------------------ panels
@@ -295,17 +295,17 @@ export function createBoard(root, { act, preview }) {
     const v = msg.view;
     panels.replaceChildren(trackPanel(v), controlPanel(msg), handsPanel(msg), eventsPanel(msg));
     const dice = (v.dice || []).map((e) => e.text).filter(Boolean);
-    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": t("dice_label") }, h("h3", { text: t("dice") }), ...dice.map((t) => h("p", { class: "small", text: t }))));
+    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": bt("dice_label") }, h("h3", { text: bt("dice") }), ...dice.map((t) => h("p", { class: "small", text: t }))));
     if (v.finished) {
       const won = v.result === "won";
       panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}`, role: "status" },
-        h("strong", { text: t(won ? "banner_won" : "banner_lost") })));
+        h("strong", { text: bt(won ? "banner_won" : "banner_lost") })));
     }
   }
 
   function trackPanel(v) {
     const at = detectionIndex(v);
-    const track = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": t("track_label", { rate: detectionRate(v), space: at + 1 }) });
+    const track = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": bt("track_label", { rate: detectionRate(v), space: at + 1 }) });
     TRACK.forEach((value, i) => {
       const row = i < 6 ? 0 : 1;
       const col = i % 6;
@@ -318,51 +318,51 @@ export function createBoard(root, { act, preview }) {
         s("polygon", { points: hex }), s("text", { x: cx, y: cy + 6, text: value })));
     });
     return h("section", { class: "ent-panel ent-track-panel", "data-detection": at },
-      h("h3", { text: t("track_title", { rate: detectionRate(v) }) }), track);
+      h("h3", { text: bt("track_title", { rate: detectionRate(v) }) }), track);
   }
 
   function controlPanel(msg) {
     const slots = controlSlots(msg.view);
     const filled = slots.filter(Boolean).length;
-    const row = h("ol", { class: "ent-control", "aria-label": t("control_label", { n: filled }) });
+    const row = h("ol", { class: "ent-control", "aria-label": bt("control_label", { n: filled }) });
     slots.forEach((slot, i) => {
       const seat = slotSeat(slot);
       const ship = shipOf(seat);
       row.append(h("li", { class: `ent-slot${slot ? " full " + (ship || "") : ""}`, "data-slot": i, "data-card": slot ? slot.card : null,
-        "aria-label": slot ? t("slot_full", { i: i + 1, card: slot.card, ship: SHIP_NAME[ship] || "?" }) : t("slot_empty", { i: i + 1 }) },
+        "aria-label": slot ? bt("slot_full", { i: i + 1, card: slot.card, ship: SHIP_NAME[ship] || "?" }) : bt("slot_empty", { i: i + 1 }) },
       h("span", { class: "ent-slot-card", text: slot ? slot.card : "" })));
     });
-    return h("section", { class: "ent-panel" }, h("h3", { text: t("control_title", { n: filled }) }), row,
-      h("p", { class: "muted small", text: t("control_note") }));
+    return h("section", { class: "ent-panel" }, h("h3", { text: bt("control_title", { n: filled }) }), row,
+      h("p", { class: "muted small", text: bt("control_note") }));
   }
 
   function handsPanel(msg) {
     const v = msg.view;
     const me = seatOf(msg);
-    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: t("hands_title") }));
+    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: bt("hands_title") }));
     hands(v).forEach((hand, seat) => {
       if (seat === me && (msg.legal || []).length) return;  // my playable hand is the action row
       const ship = SHIPS[seat];
       box.append(h("div", { class: `ent-hand ${ship}`, "data-seat": seat },
-        h("span", { class: "ent-hand-name", text: t(seat === me ? "hand_of_you" : "hand_of", { ship: SHIP_NAME[ship] }) },
+        h("span", { class: "ent-hand-name", text: bt(seat === me ? "hand_of_you" : "hand_of", { ship: SHIP_NAME[ship] }) },
           ...hand.map((c) => h("span", { class: `ent-card small k-${c}`, text: c })),
-          hand.length ? null : h("span", { class: "muted", text: t("no_cards") }))));
+          hand.length ? null : h("span", { class: "muted", text: bt("no_cards") }))));
     });
     return box;
   }
 
   function eventsPanel(msg) {
     const v = msg.view;
-    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: t("events_title") }));
+    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: bt("events_title") }));
     const held = eventHands(v);
     held.forEach((cards, seat) => {
       if (!cards || !cards.length) return;
-      box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: t("keeps", { ship: SHIP_NAME[SHIPS[seat]] }) }),
+      box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: bt("keeps", { ship: SHIP_NAME[SHIPS[seat]] }) }),
         ...cards.map((c) => h("span", { class: "ent-event-card", text: c }))));
     });
     const discarded = v.event_discard || [];
-    if (discarded.length) box.append(h("p", {}, t("event_discard"), ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
-    box.append(h("p", { class: "muted", text: t("decks", { events: v.event_deck, engines: v.engine_stack }) }));
+    if (discarded.length) box.append(h("p", {}, bt("event_discard"), ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
+    box.append(h("p", { class: "muted", text: bt("decks", { events: v.event_deck, engines: v.engine_stack }) }));
 
     return box;
   }
@@ -376,16 +376,16 @@ export function createBoard(root, { act, preview }) {
   function statePanel(v) {
     const st = shipState(v);
     const here = ships(v);
-    const box = h("section", { class: "ent-panel ent-state", "aria-label": t("state_label") }, h("h3", { text: t("state_title") }));
+    const box = h("section", { class: "ent-panel ent-state", "aria-label": bt("state_label") }, h("h3", { text: bt("state_title") }));
     const where = inEntanglion(here.mercurial) && here.mercurial === here.rubicon
-      ? t("state_inside", { planet: here.mercurial, symbol: SYMBOL[here.mercurial] || "" })
-      : t("state_outside", { m: here.mercurial, ms: SYMBOL[here.mercurial] || "", r: here.rubicon, rs: SYMBOL[here.rubicon] || "" });
+      ? bt("state_inside", { planet: here.mercurial, symbol: SYMBOL[here.mercurial] || "" })
+      : bt("state_outside", { m: here.mercurial, ms: SYMBOL[here.mercurial] || "", r: here.rubicon, rs: SYMBOL[here.rubicon] || "" });
     box.append(h("p", { class: "ent-where", text: where }));
     if (!st) return box;
-    box.append(h("p", { class: "ent-ket", "data-ket": st.ket, "aria-label": t("ket_label", { ket: st.ket }) }, h("span", { class: "muted", text: "|Mercurial Rubicon⟩ = " }), st.ket));
+    box.append(h("p", { class: "ent-ket", "data-ket": st.ket, "aria-label": bt("ket_label", { ket: st.ket }) }, h("span", { class: "muted", text: "|Mercurial Rubicon⟩ = " }), st.ket));
     const amps = st.amplitudes || [];
-    const table = h("table", { class: "ent-amps" }, h("caption", { class: "visually-hidden", text: t("amps_caption") }),
-      h("tr", {}, h("th", { text: t("basis") }), h("th", { text: t("amplitude") }), h("th", { text: t("probability") })));
+    const table = h("table", { class: "ent-amps" }, h("caption", { class: "visually-hidden", text: bt("amps_caption") }),
+      h("tr", {}, h("th", { text: bt("basis") }), h("th", { text: bt("amplitude") }), h("th", { text: bt("probability") })));
     amps.forEach((a, i) => {
       const value = typeof a === "object" && a !== null ? (a.re ?? a[0] ?? 0) : Number(a);
       const label = typeof a === "object" && a !== null && a.text ? a.text : fmt(value);
@@ -404,32 +404,32 @@ export function createBoard(root, { act, preview }) {
   function componentsPanel(v) {
     const held = componentsHeld(v);
     const found = held.reduce((n, list) => n + (list ? list.length : 0), 0);
-    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: t("found_title", { n: found }) }));
+    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: bt("found_title", { n: found }) }));
     held.forEach((list, seat) => {
       box.append(h("div", { class: `ent-held ${SHIPS[seat]}`, "data-seat": seat }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]}: ` }),
-        ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: t("none_yet") })])));
+        ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: bt("none_yet") })])));
     });
     const rest = Object.entries(componentsOnPlanets(v));
-    if (rest.length) box.append(h("details", { class: "ent-rest" }, h("summary", { text: t("still_out", { n: rest.length }) }),
-      h("ul", {}, ...rest.map(([planet, c]) => h("li", { text: t("component_on", { component: c, planet }) })))));
+    if (rest.length) box.append(h("details", { class: "ent-rest" }, h("summary", { text: bt("still_out", { n: rest.length }) }),
+      h("ul", {}, ...rest.map(([planet, c]) => h("li", { text: bt("component_on", { component: c, planet }) })))));
     return box;
   }
 
   function analysisPanel(a) {
     const teacher = Array.isArray(a.routes);  // the routes are the teacher's only
-    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": t(teacher ? "teacher_analysis" : "odds") },
-      h("h3", { text: t(teacher ? "teacher_analysis" : "odds") }));
+    const box = h("section", { class: "ent-panel ent-analysis", "aria-label": bt(teacher ? "teacher_analysis" : "odds") },
+      h("h3", { text: bt(teacher ? "teacher_analysis" : "odds") }));
     if (a.detection_chance_next_arrival !== undefined) {
-      box.append(h("p", { class: "ent-detection-chance", text: t("detection_chance", { p: Math.round(Number(a.detection_chance_next_arrival) * 100) }) }));
+      box.append(h("p", { class: "ent-detection-chance", text: bt("detection_chance", { p: Math.round(Number(a.detection_chance_next_arrival) * 100) }) }));
     }
     const step = (c) => `${c.card} (${SHIP_NAME[shipOf(c.seat)]})`;
     const routes = a.routes || [];
     if (routes.length) {
-      box.append(h("p", { class: "muted small", text: t("routes_note") }));
+      box.append(h("p", { class: "muted small", text: bt("routes_note") }));
       box.append(h("ul", { class: "ent-routes" }, ...routes.map((r) => h("li", { "data-planet": r.planet },
-        h("b", { text: r.component }), t("route_on", { planet: r.planet }),
-        r.from_hands ? (r.from_hands.length ? r.from_hands.map(step).join(" → ") : t("route_here"))
-          : (r.any_cards ? t("route_other_cards", { cards: r.any_cards.map(step).join(" → ") }) : t("route_none"))))));
+        h("b", { text: r.component }), bt("route_on", { planet: r.planet }),
+        r.from_hands ? (r.from_hands.length ? r.from_hands.map(step).join(" → ") : bt("route_here"))
+          : (r.any_cards ? bt("route_other_cards", { cards: r.any_cards.map(step).join(" → ") }) : bt("route_none"))))));
     }
     return box;
   }
@@ -441,7 +441,7 @@ export function createBoard(root, { act, preview }) {
     const key = JSON.stringify(a);
     return h("button", {
       type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key, "data-index": index,
-      "aria-label": `${t("card_for", { action: describe(a), ship: SHIP_NAME[shipOf(me)] })} ${cardHelp(card)}`,
+      "aria-label": `${bt("card_for", { action: describe(a), ship: SHIP_NAME[shipOf(me)] })} ${cardHelp(card)}`,
       title: cardHelp(card),
       onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
       onmouseleave: () => clearPreview(a), onblur: () => clearPreview(a),
@@ -463,21 +463,21 @@ export function createBoard(root, { act, preview }) {
     const mechanic = pending && pending.kind === "mechanic" && pending.seat === me;
     const cards = mechanic ? (pending.cards || []) : (hands(msg.view)[me] || []);
     const plays = legal.filter(isCardPlay);
-    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": t("your_cards", { ship: SHIP_NAME[shipOf(me)] }) });
+    const row = h("div", { class: "ent-hand-row", role: "group", "aria-label": bt("your_cards", { ship: SHIP_NAME[shipOf(me)] }) });
     cards.forEach((c, i) => {
       const a = plays.find((x) => cardOf(x) === c);
-      row.append(a ? cardButton(a, me, i) : h("span", { class: `ent-card k-${c} idle`, "data-card": c, "aria-label": t("not_playable", { card: c }), text: c }));
+      row.append(a ? cardButton(a, me, i) : h("span", { class: `ent-card k-${c} idle`, "data-card": c, "aria-label": bt("not_playable", { card: c }), text: c }));
     });
     const title = plays.length
-      ? t(mechanic ? "title_mechanic" : "title_navigate")
-      : t("title_decision");
+      ? bt(mechanic ? "title_mechanic" : "title_navigate")
+      : bt("title_decision");
     actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
     if (mechanic && (pending.aside || []).length) {
-      actions.append(h("p", { class: "muted small ent-aside" }, t("aside"), ...pending.aside.map((c) => h("span", { class: `ent-card small k-${c}`, text: c }))));
+      actions.append(h("p", { class: "muted small ent-aside" }, bt("aside"), ...pending.aside.map((c) => h("span", { class: `ent-card small k-${c}`, text: c }))));
     }
     const others = legal.filter((a) => !isCardPlay(a));
     if (others.length) {
-      actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": t("other_actions") },
+      actions.append(h("div", { class: "ent-other-actions", role: "group", "aria-label": bt("other_actions") },
         ...others.map((a) => {
           const key = JSON.stringify(a);
           const kind = Object.keys(a).find((k) => k !== "tunnel") || "";
@@ -513,7 +513,7 @@ export function createBoard(root, { act, preview }) {
     previewLayer.replaceChildren();
     const card = cardOf(a);
     if (!reply || !reply.ok) {
-      previewLine.textContent = reply && reply.message ? reply.message : t("no_preview", { card });
+      previewLine.textContent = reply && reply.message ? reply.message : bt("no_preview", { card });
       return;
     }
     const r = reply.result || {};
@@ -534,13 +534,13 @@ export function createBoard(root, { act, preview }) {
       if (q) previewLayer.append(s("circle", { class: "ent-preview-ring", cx: q.x, cy: q.y, r: R + 8 }));
     }
     const extra = [];
-    if (r.state_after && r.state_after.ket) extra.push(t("preview_state", { ket: r.state_after.ket }));
-    if (r.orbital_check) extra.push(t("preview_check"));
-    if (r.component) extra.push(t("preview_component", { component: r.component }));
+    if (r.state_after && r.state_after.ket) extra.push(bt("preview_state", { ket: r.state_after.ket }));
+    if (r.orbital_check) extra.push(bt("preview_check"));
+    if (r.component) extra.push(bt("preview_component", { component: r.component }));
     const me = SHIP_NAME[shipOf(seatOf(last))] || "";
-    const sentence = !moved.length ? t("preview_stay", { card, ship: me })
-      : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? t("preview_both", { card, planet: after.mercurial })
-        : t("preview_ships", { card, m: after.mercurial, r: after.rubicon });
+    const sentence = !moved.length ? bt("preview_stay", { card, ship: me })
+      : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? bt("preview_both", { card, planet: after.mercurial })
+        : bt("preview_ships", { card, m: after.mercurial, r: after.rubicon });
     previewLine.textContent = sentence
       + (extra.length ? ` (${extra.join("; ")})` : "");
     previewLine.dataset.after = JSON.stringify(after);
@@ -552,21 +552,21 @@ export function createBoard(root, { act, preview }) {
     const v = msg.view;
     const said = [];
     for (const e of msg.events || []) {
-      if (e.type === "play" && e.card) said.push(t("say_play", { ship: SHIP_NAME[shipOf(e.seat)], card: e.card }));
+      if (e.type === "play" && e.card) said.push(bt("say_play", { ship: SHIP_NAME[shipOf(e.seat)], card: e.card }));
     }
     const here = ships(v);
     if (!before || before.ships.mercurial !== here.mercurial || before.ships.rubicon !== here.rubicon) {
       said.push(inEntanglion(here.mercurial) && here.mercurial === here.rubicon
-        ? t("say_both", { planet: here.mercurial, ket: v.state ? v.state.ket : "" })
-        : t("say_ships", { m: here.mercurial, r: here.rubicon }));
+        ? bt("say_both", { planet: here.mercurial, ket: v.state ? v.state.ket : "" })
+        : bt("say_ships", { m: here.mercurial, r: here.rubicon }));
     }
     const found = componentsHeld(v).flat();
     const had = before ? componentsHeld(before).flat() : [];
-    for (const c of found) if (!had.includes(c)) said.push(t("say_found", { component: c }));
-    if (before && detectionIndex(before) !== detectionIndex(v)) said.push(t("say_detection", { rate: detectionRate(v) }));
+    for (const c of found) if (!had.includes(c)) said.push(bt("say_found", { component: c }));
+    if (before && detectionIndex(before) !== detectionIndex(v)) said.push(bt("say_detection", { rate: detectionRate(v) }));
     const won = v.result === "won";
-    if (v.finished) said.push(t(won ? "banner_won" : "banner_lost"));
-    else if (seatOf(msg) !== null && (msg.to_act || []).includes(seatOf(msg))) said.push(t("say_your_turn"));
+    if (v.finished) said.push(bt(won ? "banner_won" : "banner_lost"));
+    else if (seatOf(msg) !== null && (msg.to_act || []).includes(seatOf(msg))) said.push(bt("say_your_turn"));
     if (said.length) announce.textContent = said.join(" ");
   }
 
@@ -604,14 +604,14 @@ export function createBoard(root, { act, preview }) {
     // co-operative: the two players win or lose together
     verdict(outcome) {
       if (!outcome) return null;
-      if (outcome.result === "won") return t("verdict_won", { turns: outcome.turns });
-      return t("verdict_lost", { turns: outcome.turns, found: outcome.components });
+      if (outcome.result === "won") return bt("verdict_won", { turns: outcome.turns });
+      return bt("verdict_lost", { turns: outcome.turns, found: outcome.components });
     },
     prompt(msg) {
       const legal = msg.legal || [];
       if (!legal.length) return "";
-      if (legal.some(isCardPlay)) return t("prompt_play");
-      return t("prompt_decide");
+      if (legal.some(isCardPlay)) return bt("prompt_play");
+      return bt("prompt_decide");
     },
   };
 }

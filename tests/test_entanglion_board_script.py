@@ -16,7 +16,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "static" / "games" / "entangli
 def test_every_key_the_entanglion_board_asks_for_has_a_text():
     source = SCRIPT.read_text()
     asked = set()
-    for call in re.findall(r"\bt\(([^{)]*)", source):  # the key part of every t(...) call
+    for call in re.findall(r"\bbt\(([^{)]*)", source):  # the key part of every bt(...) call
         asked |= set(re.findall(r'"([A-Za-z_]+)"', call))
     asked |= {f"help_{card}" for card in ("H", "X", "CNOT", "SWAP")}
     assert len(asked) > 40

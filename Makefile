@@ -6,7 +6,7 @@ SERVE_ARGS ?= --lan
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install bench lint chromium
+.PHONY: run test install bench lint chromium catalogs messages gettext-tools
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,22 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed catalogs
+
+# the translation catalogs (locale/es, locale/pl) compiled to .mo in pure Python (polib)
+catalogs: $(VENV)/.installed
+	$(BIN)/python manage.py compile_catalogs
+
+# extraction (needs GNU gettext's xgettext): every msgid of the Python code, templates and JS
+# into locale/*/LC_MESSAGES/django.po and djangojs.po; translate the new entries, then `make catalogs`
+MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench --ignore=tmp
+gettext-tools:
+	@command -v xgettext >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q gettext >/dev/null)
+
+messages: install gettext-tools
+	$(BIN)/python manage.py makemessages -l es -l pl --no-obsolete $(MESSAGE_IGNORES)
+	$(BIN)/python manage.py makemessages -d djangojs -l es -l pl --no-obsolete $(MESSAGE_IGNORES)
+	$(BIN)/python manage.py compile_catalogs
 
 run: install
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve $(SERVE_ARGS)  # development values unless told otherwise
@@ -25,7 +40,7 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \
 	  (echo "Installing Chromium for the browser tests (Debian package)…" && apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
 
-test: install chromium
+test: install chromium gettext-tools
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

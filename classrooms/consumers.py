@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
+from config.language import ReaderLanguageMixin
 from games import limits
 from games.errors import AppError
 from games.socket_limits import SocketLimitsMixin
@@ -20,7 +21,7 @@ MAX_MESSAGE_BYTES = 4096
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync"}
 
 
-class SessionConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
+class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     session_id: int | None = None
     is_teacher = False
     participant_id: int | None = None
@@ -110,7 +111,7 @@ def _identify(session_id: int, user, browser_session) -> tuple[bool, int | None]
 def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> dict:
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
-        return {"type": "gone", "message": "This class session was deleted."}
+        return {"type": "gone", "message": gettext("This class session was deleted.")}
     if is_teacher:
         return selectors.dashboard_payload(session)
     participant = Participant.objects.filter(pk=participant_id).first()

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from classrooms import exercises
@@ -51,7 +52,7 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
         except AppError as exc:
             return _editor(request, classroom, name=name, variant=variant, options_text=text,
                            error=exc.message, status=400)
-        messages.success(request, f"Exercise “{exercise.name}” saved.")
+        messages.success(request, gettext("Exercise “%(name)s” saved.") % {"name": exercise.name})
         return redirect("classrooms:classroom", classroom.pk)
     source = request.GET.get("from")
     if source and source.isdigit():
@@ -70,13 +71,13 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     try:
         body = limits.loads(request.body or b"{}", what="The request")
     except RequestDataTooBig:
-        return JsonResponse({"ok": False, "code": "too_large", "message": "The request is too large."}, status=400)
+        return JsonResponse({"ok": False, "code": "too_large", "message": gettext("The request is too large.")}, status=400)
     except limits.JSONTooBig as exc:
         return JsonResponse({"ok": False, "code": "too_large", "message": str(exc)}, status=400)
     except ValueError:
-        return JsonResponse({"ok": False, "code": "bad_json", "message": "The request is not JSON."}, status=400)
+        return JsonResponse({"ok": False, "code": "bad_json", "message": gettext("The request is not JSON.")}, status=400)
     if not isinstance(body, dict):
-        return JsonResponse({"ok": False, "code": "bad_json", "message": "Send a JSON object."}, status=400)
+        return JsonResponse({"ok": False, "code": "bad_json", "message": gettext("Send a JSON object.")}, status=400)
     try:
         payload = exercises.preview_payload("qtris", body.get("variant") or "advanced", body.get("options"))
     except AppError as exc:
@@ -105,5 +106,5 @@ def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> Http
 def exercise_delete(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
     exercise = _own_exercise(request, class_id, exercise_id)
     exercise.delete()
-    messages.success(request, f"Exercise “{exercise.name}” deleted.")
+    messages.success(request, gettext("Exercise “%(name)s” deleted.") % {"name": exercise.name})
     return redirect("classrooms:classroom", class_id)

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from classrooms import names
@@ -12,29 +13,32 @@ from games.engines import list_games
 
 
 class ClassroomForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Class name",
-                           widget=forms.TextInput(attrs={"placeholder": "e.g. 10B Physics"}))
+    name = forms.CharField(max_length=80, label=_("Class name"),
+                           widget=forms.TextInput(attrs={"placeholder": _("e.g. 10B Physics")}))
 
 
 class OpenSessionForm(forms.Form):
     game = forms.ChoiceField()
     variant = forms.CharField(max_length=40, initial="basic")
     table_size = forms.IntegerField(min_value=1, max_value=9, required=False,
-                                    help_text="Players per table (blank: the game's smallest table).")
+                                    help_text=_("Players per table (blank: the game's smallest table)."))
     bot_level = forms.CharField(max_length=20, initial="strong")
-    show_odds = forms.BooleanField(required=False, initial=True, label="Players see the live odds")
+    show_odds = forms.BooleanField(required=False, initial=True, label=_("Players see the live odds"))
     max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
                                           initial=settings.PARTICIPANT_CAP_DEFAULT,
                                           label=gettext_lazy("Students who may join"))
+    language = forms.ChoiceField(required=False, label=_("Students' language"),
+                                 choices=[("", _("Each student's browser language")), *settings.LANGUAGES],
+                                 help_text=_("A student who picks another language in the page header keeps it."))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
-                              help_text="Optional game options as JSON (e.g. a starting position).")
+                              help_text=_("Optional game options as JSON (e.g. a starting position)."))
     # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map); its
     # mission level (basic, intermediate, advanced, mixed) is the variant
     ticket_map = forms.ChoiceField(required=False, label=_("Map"))
 
     def __init__(self, *args, ticket_maps=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g.slug, g.name) for g in list_games()]
+        self.fields["game"].choices = [(g.slug, gettext(g.name)) for g in list_games()]
         self.fields["ticket_map"].choices = [("", _("Europe (the default map)"))] + [
             (str(m.pk), m.name) for m in ticket_maps]
 
@@ -47,9 +51,9 @@ class OpenSessionForm(forms.Form):
         except limits.JSONTooBig as exc:
             raise forms.ValidationError(str(exc)) from exc
         except ValueError as exc:
-            raise forms.ValidationError(f"The options are not valid JSON: {exc}") from exc
+            raise forms.ValidationError(gettext("The options are not valid JSON: %(error)s") % {"error": exc}) from exc
         if not isinstance(value, dict):
-            raise forms.ValidationError("The options must be a JSON object.")
+            raise forms.ValidationError(gettext("The options must be a JSON object."))
         return value
 
     def clean(self):
@@ -58,19 +62,20 @@ class OpenSessionForm(forms.Form):
         if slug and data.get("bot_level"):
             data["bot_level"] = resolve_level(slug, data["bot_level"])
         if slug and data.get("bot_level") and bot_levels(slug) and data["bot_level"] not in bot_levels(slug):
-            self.add_error("bot_level", f"Choose one of: {', '.join(bot_levels(slug))}.")
+            self.add_error("bot_level", gettext("Choose one of: %(levels)s.") % {"levels": ", ".join(bot_levels(slug))})
         return data
 
 
 class JoinForm(forms.Form):
-    code = forms.CharField(max_length=20, label="Join code",
+    code = forms.CharField(max_length=20, label=_("Join code"),
                            widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
                                                          "class": "code-input", "placeholder": "ABC234"}))
     # No max_length here: a browser's maxlength cuts a pasted name silently; names.clean_name
     # refuses a long one with the reason instead.
     name = forms.CharField(label=_("Your name"),
-                           help_text=_("Up to %(max)d characters, in any alphabet.") % {"max": names.MAX_LENGTH},
-                           widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "First name"}))
+                           help_text=lazy(lambda: gettext("Up to %(max)d characters, in any alphabet.")
+                                          % {"max": names.MAX_LENGTH}, str)(),
+                           widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": _("First name")}))
 
     def clean_name(self) -> str:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Classroom(models.Model):
@@ -24,9 +25,9 @@ def default_participant_cap() -> int:
 
 class ClassSession(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        LOCKED = "locked", "locked"
-        ENDED = "ended", "ended"
+        OPEN = "open", _("open")
+        LOCKED = "locked", _("locked")
+        ENDED = "ended", _("ended")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="sessions")
     game = models.CharField(max_length=40)
@@ -36,6 +37,9 @@ class ClassSession(models.Model):
     join_code = models.CharField(max_length=12)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     show_odds = models.BooleanField(default=True)
+    # the teacher's language for the students of this session ("": each browser's own); a student
+    # who picks another language with the header's switcher keeps theirs
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     max_participants = models.PositiveSmallIntegerField(
         default=default_participant_cap, help_text="students who may join (removed ones count too)")
     created_at = models.DateTimeField(auto_now_add=True)

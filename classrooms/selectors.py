@@ -121,11 +121,11 @@ def lobby_payload(session: ClassSession, participant: Participant | None) -> dic
     if seat_match is not None:
         payload["match"] = seat_match.pk
         payload["match_status"] = seat_match.status
-        payload["table"] = seat_match.label
+        payload["table"] = seat_match.display_label
         payload["play_url"] = reverse("games:play", args=[seat_match.pk])
     if session.status == ClassSession.Status.ENDED:
         payload["replays"] = [
-            {"table": m.label, "status": m.status, "url": reverse("games:replay", args=[m.pk])}
+            {"table": m.display_label, "status": m.status, "url": reverse("games:replay", args=[m.pk])}
             for m in Match.objects.filter(table__session=session, seats__participant_id=participant.pk,
                                           seq__gt=0).order_by("id")]
     return payload

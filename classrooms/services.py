@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Table
+from config import language
 from games import limits
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
@@ -46,8 +47,10 @@ def engine_options(session: ClassSession) -> dict:
 
 def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
                  options: dict | None = None, bot_level: str = "strong", show_odds: bool = True,
-                 max_participants: int | None = None) -> ClassSession:
+                 max_participants: int | None = None, language: str = "") -> ClassSession:
     game = get_game(game_slug)
+    if language not in ("", *(code for code, _name in settings.LANGUAGES)):
+        raise AppError("bad_language", gettext("Choose one of the offered languages."))
     cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
     if type(cap) is not int or not 1 <= cap <= settings.PARTICIPANT_CAP_MAX:
         raise AppError("bad_cap", gettext("The cap must be a whole number from 1 to %(max)d.")
@@ -79,7 +82,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
                 return ClassSession.objects.create(
                     classroom=classroom, game=game_slug, variant=variant, options=options,
                     bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds,
-                    max_participants=cap)
+                    max_participants=cap, language=language)
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
     raise AppError("no_code", gettext("Could not find a free join code; try again."))
@@ -153,6 +156,7 @@ def remember_participant(browser_session, session_id: int, participant_id: int) 
     browser_session[SESSION_PARTICIPANTS_KEY] = mapping
     browser_session[PARTICIPANT_IDS_KEY] = sorted(set(mapping.values()))
     browser_session[LOBBY_URL_KEY] = reverse("classrooms:lobby", args=[session_id])
+    browser_session[language.CLASS_SESSION_KEY] = session_id
 
 
 def seated_participant_ids(session: ClassSession) -> set[int]:

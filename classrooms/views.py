@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from classrooms import codes, selectors, services, throttle, ticket_maps
@@ -62,7 +62,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
                 options |= ticket_maps.session_options(classroom, data.get("ticket_map"))
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
-                                            max_participants=data.get("max_participants"))
+                                            max_participants=data.get("max_participants"),
+                                            language=data.get("language") or "")
         except AppError as exc:  # a map that is not the class's among them
             form.add_error(None, exc.message)
         else:
@@ -120,7 +121,7 @@ def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     classroom_id = session.classroom_id
     services.delete_session(session)
-    messages.success(request, "The session and all its students' data were deleted.")
+    messages.success(request, gettext("The session and all its students' data were deleted."))
     return redirect("classrooms:classroom", classroom_id)
 
 
@@ -164,7 +165,7 @@ def join(request: HttpRequest) -> HttpResponse:
         elif session is None:
             throttle.record_wrong_code(address, browser)
             throttle.record_attempt_on(code)
-            form.add_error("code", "No open class session has that code. Check the board.")
+            form.add_error("code", gettext("No open class session has that code. Check the board."))
             status = 404
         else:
             def may_add() -> bool:

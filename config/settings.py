@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "config.language.ClassSessionLanguageMiddleware",  # the teacher's language for a class session
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -183,6 +185,12 @@ LOGIN_REDIRECT_URL = "classrooms:teacher-home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# The interface languages (see README "Languages"): chosen per browser (Accept-Language, the
+# header's switcher, remembered in the language cookie) and per class session by the teacher.
+LANGUAGES = [("en", "English"), ("es", "Español"), ("pl", "Polski")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

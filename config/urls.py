@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from classrooms import accounts
@@ -9,6 +10,8 @@ from classrooms import views as classroom_views
 
 urlpatterns = [
     path("", classroom_views.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switcher
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),  # boards' strings
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

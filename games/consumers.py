@@ -23,8 +23,10 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config.language import ReaderLanguageMixin
 from games import limits, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
@@ -47,7 +49,7 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
-class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
+class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
 
@@ -58,7 +60,7 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.access, payload = await in_db_pool(_open)(
-            match_id, self.scope.get("user"), self.scope.get("session"))
+            match_id, self.scope.get("user"), self.scope.get("session"), self.language)
         if self.access is None or payload is None:
             self.access = None
             await self.close(code=4403)
@@ -198,15 +200,16 @@ class MatchConsumer(SocketLimitsMixin, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
 
-def _open(match_id: int, user, session) -> tuple[MatchAccess | None, dict | None]:
-    """Who this socket is and its first payload (with the event log so far), in one trip to the
-    database thread."""
+def _open(match_id: int, user, session, language: str | None = None) -> tuple[MatchAccess | None, dict | None]:
+    """Who this socket is and its first payload (with the event log so far, in the reader's
+    ``language``), in one trip to the database thread."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
         return None, None
-    payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
-    payload["history"] = event_history(match, access.view_seat)
+    with translation.override(language or translation.get_language()):
+        payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
+        payload["history"] = event_history(match, access.view_seat)
     return access, payload
 
 
@@ -228,15 +231,15 @@ def _payload(access: MatchAccess, events: list | None) -> dict | None:
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict, str | None]:
     """Decode a client message; on failure say what is wrong in words."""
     if text_data is None:
-        return {}, "Send text messages holding JSON."
+        return {}, _("Send text messages holding JSON.")
     if len(text_data) > MAX_MESSAGE_BYTES:
-        return {}, "That message is too long."
+        return {}, _("That message is too long.")
     try:
         message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES, what="That message")
     except limits.JSONTooBig as exc:
         return {}, str(exc)
     except ValueError:
-        return {}, "That message is not valid JSON."
+        return {}, _("That message is not valid JSON.")
     if not isinstance(message, dict):
         return {}, "A message must be a JSON object."
     if message.get("type") not in {"act", "sync", "ping", "preview", "signal"}:

@@ -47,7 +47,14 @@ class AppError(Exception):
 def from_illegal(exc: IllegalAction) -> AppError:
     """An engine's refusal as the app's error (the engine's English words, translated where the
     catalogue has them)."""
-    return AppError(exc.code, gettext(exc.message), 409 if exc.code == "stale" else 400)
+    msgid, params = getattr(exc, "msgid", exc.message), getattr(exc, "params", None)
+    try:
+        # a parameter that is itself a msgid ("kitten turned right") is translated too
+        local = {k: gettext(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
+        message = gettext(msgid) % local if params else gettext(msgid)
+    except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
+        message = exc.message
+    return AppError(exc.code, message, 409 if exc.code == "stale" else 400)
 
 
 __all__ = ["STATUS_BY_CODE", "AppError", "from_illegal"]

@@ -5,23 +5,27 @@ browser's session) or by a bot. ``Match.teacher`` may watch the match.
 """
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "waiting to start"
-        PLAYING = "playing", "playing"
-        FINISHED = "finished", "finished"
-        ABANDONED = "abandoned", "abandoned"
+        WAITING = "waiting", _("waiting to start")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
 
     game = models.CharField(max_length=40)
     variant = models.CharField(max_length=40, default="basic")
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
     players = models.PositiveSmallIntegerField()
-    label = models.CharField(max_length=80, blank=True)
+    label = models.CharField(max_length=80, blank=True)  # "Table 3" (English; shown as display_label)
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
     )
@@ -35,6 +39,12 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+    @property
+    def display_label(self) -> str:
+        """The label in the reader's language ("Table 3" -> "Mesa 3")."""
+        found = re.fullmatch(r"Table (\d+)", self.label or "")
+        return gettext("Table %(number)s") % {"number": found[1]} if found else self.label
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"

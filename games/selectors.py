@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from games import state_cache
 from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
+from games.event_text import localize, localize_view
 from games.models import Match
 from games.snapshot import Snapshot, snapshot
 
@@ -61,17 +62,17 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "seq": snap.seq,
         "seat": seat,
         "seats": snap.seats,
-        "view": game.view(state, seat),
+        "view": localize_view(snap.game, game.view(state, seat)),
         "to_act": to_act,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act
         and snap.status == Match.Status.PLAYING else [],
         "outcome": game.outcome(state),
-        "events": events_for(events or [], seat),
+        "events": localize(snap.game, events_for(events or [], seat)),
     }
     abilities = abilities_of(game)
     if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
-        payload["analysis"] = abilities.analysis_for(game.analysis(state), is_teacher=is_teacher,
-                                                     show_odds=snap.show_odds)
+        payload["analysis"] = localize_view(snap.game, abilities.analysis_for(
+            game.analysis(state), is_teacher=is_teacher, show_odds=snap.show_odds))
     return payload
 
 
@@ -84,23 +85,24 @@ def event_history(match: Match, seat: int | None) -> list[dict]:
         events.extend(events_for(caused, seat))
         last = state
     state_cache.put(match.pk, match.seed, match.seq, last)
-    return events
+    return localize(match.game, events)
 
 
 def replay_frames(match: Match, seat: int | None) -> list[dict]:
-    """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it."""
+    """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it
+    (event texts in the viewer's language)."""
     game = get_game(match.game)
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
     frames = [{"seq": 0, "seat": None, "action": None, "events": [], "by_bot": False,
-               "view": game.view(states[0], seat)}]
+               "view": localize_view(match.game, game.view(states[0], seat))}]
     for entry, state in zip(log, states[1:], strict=True):
         frames.append({
             "seq": entry.seq + 1,
             "seat": entry.seat,
             "action": entry.action,
-            "events": events_for(entry.events, seat),
+            "events": localize(match.game, events_for(entry.events, seat)),
             "by_bot": entry.by_bot,
-            "view": game.view(state, seat),
+            "view": localize_view(match.game, game.view(state, seat)),
         })
     return frames

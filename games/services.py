@@ -18,6 +18,7 @@ from games import limits, state_cache
 from games.bots import get_bot
 from games.engines import IllegalAction, State, abilities_of, chance, get_game
 from games.errors import AppError, from_illegal
+from games.event_text import localize_preview
 from games.models import Action, Match, Seat
 from games.selectors import current_state
 from games.signals import match_changed
@@ -193,7 +194,7 @@ def preview_action(match_id: int, seat: int, action: object) -> dict:
         result = game.preview(current_state(match), seat, action)
     except IllegalAction as exc:
         raise from_illegal(exc) from exc
-    return abilities.preview_for(result, show_odds=match.show_odds)
+    return localize_preview(match.game, abilities.preview_for(result, show_odds=match.show_odds))
 
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:

@@ -8,10 +8,13 @@ from collections import Counter
 from typing import Any
 
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 
 from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
 from games.engines import get_game
+from games.event_text import localize_view
 from games.models import Match
 from games.selectors import state_at
 from games.snapshot import seat_name
@@ -67,26 +70,34 @@ def exact_table(position: Position) -> dict[str, Any]:
 def _verdict(sides: list[str], exact: dict, noisy: dict | None, device: str) -> list[str]:
     lines = []
     actual = exact.get("actual")
+    pct = lambda p: f"{p:.0%}"  # noqa: E731
+    name = lambda side: capfirst(gettext(side))  # noqa: E731  ("white" is a msgid; "X" stays)
     if actual is not None:
         best = max(actual)
         leaders = [i for i, v in enumerate(actual) if v == best]
         if len(leaders) > 1:
-            lines.append(f"A draw. The odds of a draw were {exact['win']['tie']:.0%}.")
+            lines.append(gettext("A draw. The odds of a draw were %(p)s.") % {"p": pct(exact["win"]["tie"])})
         else:
             side = sides[leaders[0]]
             p = exact["win"][side]
-            tone = "lucky!" if p < 0.5 else "the favourite won."
-            lines.append(f"{side.capitalize()} won with a {p:.0%} chance of winning — {tone}")
+            text = (gettext("%(side)s won with a %(p)s chance of winning — lucky!") if p < 0.5 else
+                    gettext("%(side)s won with a %(p)s chance of winning — the favourite won."))
+            lines.append(text % {"side": name(side), "p": pct(p)})
         for i, side in enumerate(sides):
             luck = actual[i] - exact["expected"][i]
-            word = "above" if luck > 0 else "below" if luck < 0 else "exactly at"
-            lines.append(f"{side.capitalize()} scored {actual[i]}, expected {exact['expected'][i]:.2f}: "
-                         f"{abs(luck):.2f} {word} the odds." if luck else
-                         f"{side.capitalize()} scored exactly the expected {actual[i]}.")
+            values = {"side": name(side), "score": actual[i], "expected": f"{exact['expected'][i]:.2f}",
+                      "luck": f"{abs(luck):.2f}"}
+            if luck > 0:
+                lines.append(gettext("%(side)s scored %(score)s, expected %(expected)s: %(luck)s above the odds.") % values)
+            elif luck < 0:
+                lines.append(gettext("%(side)s scored %(score)s, expected %(expected)s: %(luck)s below the odds.") % values)
+            else:
+                lines.append(gettext("%(side)s scored exactly the expected %(score)s.") % values)
     if noisy:
         for side in sides:
-            lines.append(f"Noise on {device} moves {side}'s chance of winning from "
-                         f"{exact['win'][side]:.0%} to {noisy['win'][side]:.0%}.")
+            lines.append(gettext("Noise on %(device)s moves %(side)s's chance of winning from %(before)s to %(after)s.")
+                         % {"device": device, "side": gettext(side), "before": pct(exact["win"][side]),
+                            "after": pct(noisy["win"][side])})
     return lines
 
 
@@ -122,7 +133,7 @@ def board_at(match: Match, action_number: int) -> dict[str, Any]:
 
     state = state_at(match, action_number)
     game = get_game(match.game)
-    return {"view": game.view(state, None), "seats": seats_summary(match.seats.order_by("index")),
+    return {"view": localize_view(match.game, game.view(state, None)), "seats": seats_summary(match.seats.order_by("index")),
             "outcome": game.outcome(state) if action_number == match.seq else None,
             "final": match.status == Match.Status.FINISHED and action_number == match.seq}
 

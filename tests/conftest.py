@@ -14,6 +14,17 @@ from tests.support.server import LiveServer
 from tests.support.worker import CeleryWorker
 
 
+def pytest_sessionstart(session):
+    """The translation catalogs compiled (as `make install` does) before any test or server
+    process reads them: a plain `pytest` on a fresh checkout has no .mo files yet."""
+    from pathlib import Path
+
+    from classrooms.management.commands.compile_catalogs import compile_catalog
+
+    for po in sorted((Path(__file__).resolve().parent.parent / "locale").glob("*/LC_MESSAGES/*.po")):
+        compile_catalog(po)
+
+
 @pytest.fixture(autouse=True)
 def fresh_throttles():
     """Each test starts with empty throttle counts (the cache is per process and survives tests)."""

@@ -74,7 +74,7 @@ def test_the_dashboard_follows_the_game_live_and_the_end_of_the_session_reaches_
 
     first = ada if x_name == "Ada" else bo
     assert play_one_turn(first)
-    expect(card(dashboard).locator(".moves")).to_have_text("1 moves")  # no reload: the socket told it
+    expect(card(dashboard).locator(".moves")).to_have_text("1 move")  # no reload: the socket told it
     expect(card(dashboard).locator(".to-act")).to_have_text(f"to act: {o_name}")
 
     for _ in range(80):
@@ -89,7 +89,7 @@ def test_the_dashboard_follows_the_game_live_and_the_end_of_the_session_reaches_
     scores = match.outcome["scores"]
     # the finished game shows finished, with its score, the moment it ends
     expect(card(dashboard)).to_have_attribute("data-status", "finished")
-    expect(card(dashboard).locator(".moves")).to_have_text(f"{match.seq} moves")
+    expect(card(dashboard).locator(".moves")).to_have_text(f"{match.seq} move" + ("" if match.seq == 1 else "s"))
     expect(card(dashboard).locator("li.seat[data-seat='0']")).to_have_text(f"{x_name} — {scores[0]}")
     expect(card(dashboard).locator("li.seat[data-seat='1']")).to_have_text(f"{o_name} — {scores[1]}")
     expect(card(dashboard).locator(".to-act")).to_have_count(0)
@@ -227,7 +227,7 @@ def test_the_event_log_survives_a_reload_and_is_complete_for_a_late_watcher(chro
     session, dashboard, ada, bo = two_students_playing(chromium, server)
     for moves in range(1, 5):
         assert play_next_turn(ada, bo)
-        expect(card(dashboard).locator(".moves")).to_have_text(f"{moves} moves")
+        expect(card(dashboard).locator(".moves")).to_have_text(f"{moves} move" + ("" if moves == 1 else "s"))
     match = Match.objects.get()
     said = [e["text"] for a in Action.objects.filter(match=match).order_by("seq") for e in a.events
             if e.get("text") and "visible_to" not in e]

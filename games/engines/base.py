@@ -38,6 +38,38 @@ engine: a declared preview works (an undeclared one is absent); a declared circu
 ``QuantumCircuit`` for a started game (an undeclared one is None); every key ``analysis``
 returns is declared public or teacher-only, and the public part is the same for a twin with
 other secrets; ``live_odds`` only with no teacher-only key.
+
+Event texts in the reader's language
+------------------------------------
+Every event carries, beside its ``type`` and machine fields, a ``code`` and ``params`` and the
+English ``text``; the platform renders ``text`` again in each reader's language in one place
+(``games/event_text.py``: live payloads, the event history, replays). An engine registers its
+texts once, as a class attribute ``event_texts``: ``{code: English msgid with %(param)s}``,
+each msgid wrapped in ``gettext_noop`` from this module (a no-op marker, so engines stay free of
+Django while ``make messages`` still extracts the msgids into locale/*/django.po)::
+
+    from games.engines.base import event, gettext_noop, message
+
+    EVENT_TEXTS = {
+        "played": gettext_noop("%(player)s plays %(card)s"),
+        "player": gettext_noop("Player %(number)s"),
+    }
+
+    class MyGame:
+        event_texts = EVENT_TEXTS
+        ...
+        events.append(event(EVENT_TEXTS, "play", "played",
+                            {"player": message("player", number=seat + 1), "card": "H"},
+                            seat=seat))   # -> {"type": "play", "seat": 0, "code": "played",
+                                          #     "params": {...}, "text": "Player 1 plays H"}
+
+A parameter is a number or a string shown as it is (names, kets, square numbers, gates), a
+nested ``message(code, **params)`` (translated too: "Player 1", "heads", a reason), or a list
+of those (joined with ", "). Codes are local to the engine (``event_text`` looks them up by
+the match's game). ``tests/test_i18n.py`` checks that every event of the conformance games
+has a registered code whose English rendering is its ``text``, and the catalogs translate
+every msgid; after adding texts run ``make messages``, translate locale/es and locale/pl, and
+``make catalogs``.
 """
 from __future__ import annotations
 
@@ -56,9 +88,19 @@ class IllegalAction(Exception):
     """Raised by ``apply`` (and setup) when an action or option is not allowed.
 
     ``code`` is a short machine-readable reason, ``message`` says it in words for a student.
+    A message with values is given as a msgid and its ``params`` (translated by the platform,
+    ``games.errors.from_illegal``)::
+
+        raise IllegalAction("classical_square", gettext_noop("square %(square)s is classical"),
+                            {"square": s})
+
+    ``message`` is then the English text with the values filled in.
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, params: Mapping[str, Any] | None = None):
+        self.msgid = message
+        self.params = dict(params) if params else None
+        message = message % self.params if self.params else message
         super().__init__(message)
         self.code = code
         self.message = message
@@ -157,6 +199,43 @@ class Game(Protocol):
     def outcome(self, state: State) -> dict | None: ...
     def analysis(self, state: State) -> dict: ...
     def circuit(self, state: State): ...
+
+
+def gettext_noop(text: str) -> str:
+    """Marks an engine's English msgid for extraction (``make messages``); returns it as is."""
+    return text
+
+
+Message = dict[str, Any]  # {"code": str, "params": {...}}
+
+
+def message(code: str, **params: Any) -> Message:
+    """A nested translatable text for an event parameter ("Player 2", "heads", a reason)."""
+    return {"code": code, "params": params}
+
+
+def render_text(texts: Mapping[str, str], code: str, params: Mapping[str, Any],
+                translate=lambda text: text) -> str:
+    """The text of ``code`` with ``params``, each msgid passed through ``translate`` (English by
+    default; ``games.event_text`` passes gettext)."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, dict) and "code" in v:
+            return render_text(texts, v["code"], v.get("params") or {}, translate)
+        if isinstance(v, list):
+            return ", ".join(str(value(x)) for x in v)
+        return v
+
+    return translate(texts[code]) % {k: value(v) for k, v in params.items()}
+
+
+def event(texts: Mapping[str, str], type_: str, code: str, params: Mapping[str, Any] | None = None,
+          **fields: Any) -> Event:
+    """An event of ``type_`` with its machine ``fields``, its text ``code`` and ``params`` and
+    the English ``text`` rendered from them."""
+    params = dict(params or {})
+    return {"type": type_, **fields, "code": code, "params": params,
+            "text": render_text(texts, code, params)}
 
 
 def is_int(value: Any) -> bool:

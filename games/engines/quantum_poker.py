@@ -123,7 +123,21 @@ import numpy as np
 
 import quantum
 
-from .base import Abilities, Action, Event, IllegalAction, State, chance, clone, events_for, is_int
+from .base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    chance,
+    clone,
+    event,
+    events_for,
+    gettext_noop,
+    is_int,
+    message,
+    render_text,
+)
 
 SLUG = "quantum-poker"
 QUBITS_PER_PLAYER = 4
@@ -145,12 +159,121 @@ EPS = 1e-9
 
 # --------------------------------------------------------------------------- small helpers
 
-def _who(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int) -> dict:
+    """"Player 1" as a translatable event parameter."""
+    return message("player", number=seat + 1)
 
 
-def _whose(actor: int, owner: int) -> str:
-    return "their" if actor == owner else f"{_who(owner)}'s"
+def _qubit_of(actor: int, owner: int, qubit: int) -> dict:
+    """"their qubit 2" / "Player 3's qubit 2" as a translatable event parameter."""
+    if actor == owner:
+        return message("their_qubit", qubit=qubit + 1)
+    return message("players_qubit", player=_player(owner), qubit=qubit + 1)
+
+
+def _coin(heads: bool, value: int) -> dict:
+    return message("coin_outcome", side=message("heads" if heads else "tails"), value=value)
+
+
+# The texts of the events (see games/engines/base.py): code -> English msgid.
+EVENT_TEXTS = {
+    "player": gettext_noop("Player %(number)s"),
+    "their_qubit": gettext_noop("their qubit %(qubit)s"),
+    "players_qubit": gettext_noop("%(player)s's qubit %(qubit)s"),
+    "heads": gettext_noop("heads"),
+    "tails": gettext_noop("tails"),
+    "coin_outcome": gettext_noop("%(side)s → %(value)s"),
+    "declare": gettext_noop("%(player)s declares measurement and lays their cards face up (superposed "
+                            "ones stay superposed): everyone, %(player)s included, gets one last "
+                            "turn, starting at %(first)s; then showdown."),
+    "hand_start": gettext_noop("Hand %(hand)s: %(dealer)s deals 4 qubit cards face down to each player."),
+    "sit_out": gettext_noop("%(player)s has fewer than %(ante)s chips and sits out."),
+    "ante": gettext_noop("%(player)s puts one chip on each qubit card (%(ante)s chips)."),
+    "community": gettext_noop("Community Pauli cards revealed: %(cards)s."),
+    "turn": gettext_noop("%(player)s to play."),
+    "last_turn": gettext_noop("%(player)s: last turn."),
+    "swap": gettext_noop("%(player)s applied SWAP: their qubit %(own)s and %(target)s change places "
+                         "(value, visibility, bet and superposition go with the cards)."),
+    "play": gettext_noop("%(player)s applied %(gate)s to %(target)s: %(effect)s"),
+    "cx_is_x": gettext_noop("CX in this game is an X on another player's card, not a two-qubit "
+                            "CNOT: %(effect)s"),
+    "x_superposed_physics": gettext_noop("X on a superposed qubit does nothing (X|+⟩ = |+⟩, "
+                                         "X|−⟩ = −|−⟩: at most a global sign)."),
+    "x_flip_physics": gettext_noop("the value flips (X|0⟩ = |1⟩, X|1⟩ = |0⟩)."),
+    "x_superposed": gettext_noop("X on a superposed qubit does nothing."),
+    "x_flip": gettext_noop("the value flips."),
+    "now_shown": gettext_noop("now shown"),
+    "now_hidden": gettext_noop("now hidden"),
+    "mnemonic_show": gettext_noop("(the simplified game's mnemonic calls this +i, show)"),
+    "mnemonic_hide": gettext_noop("(the simplified game's mnemonic calls this −i, hide)"),
+    "y_superposed_physics": gettext_noop("it is %(vis)s %(mnemonic)s; the real Y turns |+⟩ into "
+                                         "−i|−⟩ and |−⟩ into i|+⟩: the phase "
+                                         "between |0⟩ and |1⟩ flips."),
+    "y_flip_physics": gettext_noop("the value flips, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩ "
+                                   "(a phase ±i on the amplitude), and it is %(vis)s %(mnemonic)s."),
+    "now_shown_i": gettext_noop("now shown (+i)"),
+    "now_hidden_i": gettext_noop("now hidden (−i)"),
+    "y_superposed": gettext_noop("on a superposed qubit only the visibility toggles: %(vis)s."),
+    "y_flip": gettext_noop("the value flips and it is %(vis)s."),
+    "z_note_superposed": gettext_noop(" The real Z turns |+⟩ into |−⟩ and |−⟩ "
+                                      "into |+⟩: that phase decides what a later H gives."),
+    "z_note_basis": gettext_noop(" The real Z leaves |0⟩ and |1⟩ as they are "
+                                 "(Z|1⟩ = −|1⟩, only a sign)."),
+    "z_halve": gettext_noop("the bet is halved; the bet travels with the card, so the chip goes back "
+                            "to its current owner, %(owner)s's stack.%(note)s"),
+    "z_double": gettext_noop("the bet is doubled (one more chip into the pot).%(note)s"),
+    "z_no_chip": gettext_noop("no chip left in %(owner)s's stack to double the bet, so the bet "
+                              "stays normal.%(note)s"),
+    "hh_identity": gettext_noop("H·H = I: a second H with nothing between restores the value"),
+    "hh_flips": gettext_noop("%(law)s: %(what)s between two H flips the value"),
+    "law_flips": gettext_noop("H·%(gates)s·H flips"),
+    "a_gate": gettext_noop("a %(gate)s"),
+    "the_gates": gettext_noop("the %(gates)s"),
+    "hh_cancel": gettext_noop("H·%(gates)s·H leaves the value as it was before the first H "
+                              "(the phases cancel)"),
+    "face_down_paren": gettext_noop(" (face down)"),
+    "h_flip_physics": gettext_noop("%(why)s; it has a definite value again%(face)s, the opposite of "
+                                   "the value before the first H."),
+    "h_restore_physics": gettext_noop("%(why)s; it has a definite value again%(face)s, the same as "
+                                      "the value before the first H."),
+    "h_superpose_physics": gettext_noop("it is now in superposition (laid down on the table): "
+                                        "H|0⟩ = |+⟩, H|1⟩ = |−⟩; the value is "
+                                        "not lost, it is in the phase."),
+    "h_superpose_face_up": gettext_noop("it is now in superposition (laid down face up); its value is gone."),
+    "h_superpose_face_down": gettext_noop("it is now in superposition (laid down face down); its value "
+                                          "is gone."),
+    "h_coin_shown": gettext_noop("H on a superposed qubit collapses it: coin flip %(outcome)s."),
+    "h_coin_hidden": gettext_noop("H on a superposed qubit collapses it: a coin is flipped out of sight "
+                                  "and the card stays face down."),
+    "coin": gettext_noop("Coin flip: %(outcome)s."),
+    "your_coin": gettext_noop("Your coin flip: %(outcome)s."),
+    "showdown": gettext_noop("Showdown: every qubit card is revealed."),
+    "measure": gettext_noop("Measuring %(target)s (P(1) = %(p1).2f): %(value)s."),
+    "showdown_coin": gettext_noop("Coin flip for %(player)s's superposed qubit %(qubit)s: %(outcome)s."),
+    "score": gettext_noop("%(player)s shows %(values)s and scores %(score)s."),
+    "one_point": gettext_noop("%(n)s point"),
+    "points": gettext_noop("%(n)s points"),
+    "wins_pot": gettext_noop("%(names)s wins the pot of %(pot)s chips with %(points)s."),
+    "split_pot": gettext_noop("%(names)s tie on %(points)s and split the pot of %(pot)s chips (%(parts)s)."),
+    "wins_ones": gettext_noop("%(names)s wins with %(points)s: takes back their own %(back)s chips and "
+                              "collects the %(collected)s chips on the other players' qubits that "
+                              "measured 1%(rest)s."),
+    "share_ones": gettext_noop("%(names)s tie on %(points)s: each takes back their own chips and they "
+                               "share the %(collected)s chips on the other players' qubits that "
+                               "measured 1 (%(parts)s in all)%(rest)s."),
+    "zeros_back": gettext_noop("; the chips on the others' 0-qubits (%(returned)s) go back to their owners"),
+    "match_end": gettext_noop("The match is over (%(why)s): %(leaders)s with %(top)s chips."),
+    "all_hands_played": gettext_noop("all hands are played"),
+    "cannot_ante": gettext_noop("fewer than two players can ante"),
+    # the physics-mode teaching note of a simplified hand (``note`` beside ``note_message``)
+    "last_h_superposition": gettext_noop("the last H leaves it in superposition"),
+    "then": gettext_noop("%(a)s; %(b)s"),
+    "note_erased": gettext_noop("The H that erased this value did not really: in physics mode %(story)s, "
+                                "so it would be %(value)s for sure."),
+    "note_definite": gettext_noop("In physics mode this qubit has a definite value: in physics mode "
+                                  "%(story)s, so it would be %(value)s for sure."),
+    "note_chance": gettext_noop("In physics mode %(story)s: both modes leave this to chance (50/50)."),
+}
 
 
 # --------------------------------------------------------------------------- single qubits
@@ -215,6 +338,7 @@ def ket(amps: list) -> str:
 class QuantumPoker:
     slug = SLUG
     name = "QuantumPoker"
+    event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 5
     variants = ("classic", "declared")
@@ -232,12 +356,12 @@ class QuantumPoker:
     def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
               options: dict | None = None) -> State:
         if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction("bad_players", "QuantumPoker is for 2 to 5 players.")
+            raise IllegalAction("bad_players", gettext_noop("QuantumPoker is for 2 to 5 players."))
         if variant not in self.variants:
             raise IllegalAction("bad_variant",
                                 f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
         if not is_int(seed):
-            raise IllegalAction("bad_seed", "The seed must be an integer.")
+            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
         opts = _parse_options(options)
         state: State = {
             "game": SLUG,
@@ -294,9 +418,9 @@ class QuantumPoker:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state["finished"]:
-            raise IllegalAction("match_over", "The match is over.")
+            raise IllegalAction("match_over", gettext_noop("The match is over."))
         if not is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
         move = _parse_action(state, seat, action)
         new = clone(state)
         n = new["actions"] + 1
@@ -314,11 +438,9 @@ class QuantumPoker:
                 q["shown"] = True
                 if not q["superposed"]:
                     q["public_known"] = True
-            events.append({"type": "declare", "seat": seat,
-                           "text": f"{_who(seat)} declares measurement and lays their cards face "
-                                   "up (superposed ones stay superposed): everyone, "
-                                   f"{_who(seat)} included, gets one last turn, starting at "
-                                   f"{_who(hand['last_turns'][0])}; then showdown."})
+            events.append(event(EVENT_TEXTS, "declare", "declare",
+                                {"player": _player(seat), "first": _player(hand["last_turns"][0])},
+                                seat=seat))
         else:
             _play(new, seat, move, n, events)
         _advance(new, seat, move["declare"], n, events)
@@ -329,7 +451,7 @@ class QuantumPoker:
 
     def view(self, state: State, seat: int | None) -> dict:
         if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-            raise IllegalAction("bad_seat", "No such seat.")
+            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
         seats = []
@@ -477,22 +599,21 @@ def _parse_options(options: Any) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise IllegalAction("bad_option", "Options must be a JSON object.")
+        raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
     unknown = set(options) - set(DEFAULT_OPTIONS)
     if unknown:
-        raise IllegalAction("bad_option",
-                            f"Unknown option(s): {', '.join(sorted(map(str, unknown)))}. "
-                            f"Known: {', '.join(DEFAULT_OPTIONS)}.")
+        raise IllegalAction("bad_option", gettext_noop("Unknown option(s): %(options)s. Known: %(known)s."),
+                            {"options": ", ".join(sorted(map(str, unknown))), "known": ", ".join(DEFAULT_OPTIONS)})
     opts = dict(DEFAULT_OPTIONS)
     for key, value in options.items():
         if key in ("physics_mode", "whole_pot"):
             if not isinstance(value, bool):
-                raise IllegalAction("bad_option", f"{key} must be true or false.")
+                raise IllegalAction("bad_option", gettext_noop("%(key)s must be true or false."), {"key": key})
         else:
             lo, hi = OPTION_RANGES[key]
             if not is_int(value) or not lo <= value <= hi:
-                raise IllegalAction("bad_option",
-                                    f"{key} must be a whole number from {lo} to {hi}.")
+                raise IllegalAction("bad_option", gettext_noop("%(key)s must be a whole number from %(lo)s to %(hi)s."),
+                                    {"key": key, "lo": lo, "hi": hi})
         opts[key] = value
     return opts
 
@@ -600,22 +721,20 @@ def _start_hand(state: State, n: int, events: list[Event]) -> None:
         "turn": order[0], "qubits": qubits, "community": community, "plays": [],
         "declared_by": None, "last_turns": [], "phase": "play", "result": None,
     }
-    events.append({"type": "hand_start", "hand": number, "dealer": dealer,
-                   "text": f"Hand {number}: {_who(dealer)} deals 4 qubit cards face down "
-                           "to each player."})
+    events.append(event(EVENT_TEXTS, "hand_start", "hand_start",
+                        {"hand": number, "dealer": _player(dealer)}, hand=number, dealer=dealer))
     for s in range(players):
         if not in_hand[s]:
-            events.append({"type": "sit_out", "seat": s,
-                           "text": f"{_who(s)} has fewer than {ANTE} chips and sits out."})
+            events.append(event(EVENT_TEXTS, "sit_out", "sit_out", {"player": _player(s), "ante": ANTE},
+                                seat=s))
     for s in order:
         state["chips"][s] -= ANTE
         state["pot"] += ANTE
-        events.append({"type": "ante", "seat": s, "chips": ANTE,
-                       "text": f"{_who(s)} puts one chip on each qubit card ({ANTE} chips)."})
-    kinds = ", ".join(c["kind"] for c in community)
-    events.append({"type": "community", "cards": [c["kind"] for c in community],
-                   "text": f"Community Pauli cards revealed: {kinds}."})
-    events.append({"type": "turn", "seat": order[0], "text": f"{_who(order[0])} to play."})
+        events.append(event(EVENT_TEXTS, "ante", "ante", {"player": _player(s), "ante": ANTE},
+                            seat=s, chips=ANTE))
+    kinds = [c["kind"] for c in community]
+    events.append(event(EVENT_TEXTS, "community", "community", {"cards": kinds}, cards=kinds))
+    events.append(event(EVENT_TEXTS, "turn", "turn", {"player": _player(order[0])}, seat=order[0]))
 
 
 def _advance(state: State, seat: int, declared_now: bool, n: int, events: list[Event]) -> None:
@@ -628,14 +747,14 @@ def _advance(state: State, seat: int, declared_now: bool, n: int, events: list[E
             _showdown(state, n, events)
             return
         nxt = hand["last_turns"][0]
-        events.append({"type": "turn", "seat": nxt, "text": f"{_who(nxt)}: last turn."})
+        events.append(event(EVENT_TEXTS, "turn", "last_turn", {"player": _player(nxt)}, seat=nxt))
     else:
         if not cards_left:
             _showdown(state, n, events)
             return
         order = hand["order"]
         nxt = order[(order.index(seat) + 1) % len(order)]
-        events.append({"type": "turn", "seat": nxt, "text": f"{_who(nxt)} to play."})
+        events.append(event(EVENT_TEXTS, "turn", "turn", {"player": _player(nxt)}, seat=nxt))
     hand["turn"] = nxt
 
 
@@ -660,13 +779,13 @@ def _play(state: State, seat: int, move: dict, n: int, events: list[Event]) -> N
         hand["qubits"][seat][own], hand["qubits"][tseat][tq] = theirs, mine
         _holder_looks(mine, tseat)
         _holder_looks(theirs, seat)
-        events.append({**base, "own": own, "no_effect": False, "code": "swap",
-                       "text": f"{_who(seat)} applied SWAP: their qubit {own + 1} and "
-                               f"{_who(tseat)}'s qubit {tq + 1} change places (value, "
-                               "visibility, bet and superposition go with the cards)."})
+        events.append(event(EVENT_TEXTS, "play", "swap",
+                            {"player": _player(seat), "own": own + 1,
+                             "target": message("players_qubit", player=_player(tseat), qubit=tq + 1)},
+                            **base, own=own, no_effect=False, effect="swap"))
         return
     q = hand["qubits"][tseat][tq]
-    where = f"{_whose(seat, tseat)} qubit {tq + 1}"
+    where = _qubit_of(seat, tseat, tq)
     gate = "X" if kind == "CX" else kind
     effect, no_effect, private, code = _apply_card(state, tseat, q, gate, n, events)
     q["gates"].append(gate)
@@ -677,10 +796,10 @@ def _play(state: State, seat: int, move: dict, n: int, events: list[Event]) -> N
         q["public_known"] = True
     _holder_looks(q, tseat)
     if kind == "CX":
-        effect = ("CX in this game is an X on another player's card, not a two-qubit CNOT: "
-                  + effect)
-    events.append({**base, "no_effect": no_effect, "code": code,
-                   "text": f"{_who(seat)} applied {kind} to {where}: {effect}"})
+        effect = message("cx_is_x", effect=effect)
+    events.append(event(EVENT_TEXTS, "play", "play",
+                        {"player": _player(seat), "gate": kind, "target": where, "effect": effect},
+                        **base, no_effect=no_effect, effect=code))
     events.extend(private)
 
 
@@ -716,26 +835,28 @@ def _value_before_superposition(q: dict) -> tuple[int, list[str]]:
     return before, since[1:]     # drop the first H itself
 
 
-def _between_hs(between: list[str]) -> tuple[bool, str]:
+def _between_hs(between: list[str]) -> tuple[bool, dict]:
     """What the gates between two H do once the second H is applied: (flips?, explanation)."""
     flips = sum(g in ("Z", "Y") for g in between) % 2 == 1
     if not between:
-        return False, "H·H = I: a second H with nothing between restores the value"
+        return False, message("hh_identity")
+    gates = "·".join(between)
     if flips:
         zs = [g for g in between if g in ("Z", "Y")]
-        what = "a Z" if zs == ["Z"] else "a Y" if zs == ["Y"] else "the " + "·".join(between)
+        what = (message("a_gate", gate=zs[0]) if zs in (["Z"], ["Y"])
+                else message("the_gates", gates=gates))
         law = ("H·Z·H = X" if zs == ["Z"] else "H·Y·H = −Y" if zs == ["Y"]
-               else f"H·{'·'.join(between)}·H flips")
-        return True, f"{law}: {what} between two H flips the value"
-    return False, (f"H·{'·'.join(between)}·H leaves the value as it was before the first H "
-                   "(the phases cancel)")
+               else message("law_flips", gates=gates))
+        return True, message("hh_flips", law=law, what=what)
+    return False, message("hh_cancel", gates=gates)
 
 
 def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
-                events: list[Event]) -> tuple[str, bool, list[Event], str]:
+                events: list[Event]) -> tuple[dict, bool, list[Event], str]:
     """Apply the gate of one card to qubit card ``q``.
 
-    Returns (text, no_effect, extra events, code). Texts never name a hidden value.
+    Returns (text as an event message, no_effect, extra events, effect code). Texts never
+    name a hidden value.
     """
     physics = state["options"]["physics_mode"]
     private: list[Event] = []
@@ -744,95 +865,80 @@ def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
         if physics:
             q["amps"] = _gate(q["amps"], "X")
             if was_superposed:
-                return ("X on a superposed qubit does nothing (X|+⟩ = |+⟩, X|−⟩ = −|−⟩: at "
-                        "most a global sign).", True, private, "x_superposed")
-            return "the value flips (X|0⟩ = |1⟩, X|1⟩ = |0⟩).", False, private, "x_flip"
+                return message("x_superposed_physics"), True, private, "x_superposed"
+            return message("x_flip_physics"), False, private, "x_flip"
         if was_superposed:
-            return "X on a superposed qubit does nothing.", True, private, "x_superposed"
+            return message("x_superposed"), True, private, "x_superposed"
         q["value"] ^= 1
-        return "the value flips.", False, private, "x_flip"
+        return message("x_flip"), False, private, "x_flip"
     if gate == "Y":
         q["shown"] = not q["shown"]
         if physics:
-            vis = "now shown" if q["shown"] else "now hidden"
+            vis = message("now_shown" if q["shown"] else "now_hidden")
             q["amps"] = _gate(q["amps"], "Y")
-            mnemonic = ("(the simplified game's mnemonic calls this "
-                        f"{'+i, show' if q['shown'] else '−i, hide'})")
+            mnemonic = message("mnemonic_show" if q["shown"] else "mnemonic_hide")
             if was_superposed:
-                return (f"it is {vis} {mnemonic}; the real Y turns |+⟩ into −i|−⟩ and |−⟩ into "
-                        "i|+⟩: the phase between |0⟩ and |1⟩ flips.", False, private,
+                return (message("y_superposed_physics", vis=vis, mnemonic=mnemonic), False, private,
                         "y_superposed")
-            return (f"the value flips, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩ (a phase ±i on the "
-                    f"amplitude), and it is {vis} {mnemonic}.", False, private, "y_flip")
-        vis = "now shown (+i)" if q["shown"] else "now hidden (−i)"
+            return (message("y_flip_physics", vis=vis, mnemonic=mnemonic), False, private,
+                    "y_flip")
+        vis = message("now_shown_i" if q["shown"] else "now_hidden_i")
         if was_superposed:
-            return (f"on a superposed qubit only the visibility toggles: {vis}.", False, private,
-                    "y_superposed")
+            return message("y_superposed", vis=vis), False, private, "y_superposed"
         q["value"] ^= 1
-        return f"the value flips and it is {vis}.", False, private, "y_flip"
+        return message("y_flip", vis=vis), False, private, "y_flip"
     if gate == "Z":
-        state_note = ""
+        state_note: dict | str = ""
         if physics:
             q["amps"] = _gate(q["amps"], "Z")
-            state_note = (" The real Z turns |+⟩ into |−⟩ and |−⟩ into |+⟩: that phase decides "
-                          "what a later H gives." if was_superposed else
-                          " The real Z leaves |0⟩ and |1⟩ as they are (Z|1⟩ = −|1⟩, only a "
-                          "sign).")
+            state_note = message("z_note_superposed" if was_superposed else "z_note_basis")
         if q["bet"] == 2:
             q["bet"] = 1
             state["pot"] -= 1
             state["chips"][owner] += 1
-            return (f"the bet is halved; the bet travels with the card, so the chip goes back "
-                    f"to its current owner, {_who(owner)}'s stack.{state_note}", False, private,
+            return (message("z_halve", owner=_player(owner), note=state_note), False, private,
                     "z_halve")
         if state["chips"][owner] >= 1:
             q["bet"] = 2
             state["chips"][owner] -= 1
             state["pot"] += 1
-            return (f"the bet is doubled (one more chip into the pot).{state_note}", False,
-                    private, "z_double")
-        return (f"no chip left in {_who(owner)}'s stack to double the bet, so the bet "
-                f"stays normal.{state_note}", not physics, private, "z_no_chip")
+            return message("z_double", note=state_note), False, private, "z_double"
+        return (message("z_no_chip", owner=_player(owner), note=state_note), not physics, private,
+                "z_no_chip")
     # H
     if physics:
         if was_superposed:
             before, between = _value_before_superposition(q)
             q["amps"] = _gate(q["amps"], "H")
             flips, why = _between_hs(between)
-            after = "the opposite of" if flips else "the same as"
             v = _basis_value(q["amps"])
-            face = f" ({v})" if q["shown"] else " (face down)"
-            return (f"{why}; it has a definite value again{face}, {after} the value before "
-                    "the first H.", False, private, "h_flip" if flips else "h_restore")
+            face = f" ({v})" if q["shown"] else message("face_down_paren")
+            text = message("h_flip_physics" if flips else "h_restore_physics", why=why, face=face)
+            return text, False, private, "h_flip" if flips else "h_restore"
         q["amps"] = _gate(q["amps"], "H")
-        return ("it is now in superposition (laid down on the table): H|0⟩ = |+⟩, "
-                "H|1⟩ = |−⟩; the value is not lost, it is in the phase.", False, private,
-                "h_superpose")
+        return message("h_superpose_physics"), False, private, "h_superpose"
     if not was_superposed:
         q["superposed"] = True
         q["value"] = None
         q["public_known"] = False
         q["known_by"] = []
-        face = "face up" if q["shown"] else "face down"
-        return (f"it is now in superposition (laid down {face}); its value is gone.",
-                False, private, "h_superpose")
+        text = message("h_superpose_face_up" if q["shown"] else "h_superpose_face_down")
+        return text, False, private, "h_superpose"
     rng = chance(state["seed"], n, "coin")
     heads = rng.random() < 0.5
     q["value"] = 1 if heads else 0
     q["superposed"] = False
     q["known_by"] = [owner]
-    outcome = f"{'heads' if heads else 'tails'} → {q['value']}"
+    outcome = _coin(heads, q["value"])
     if q["shown"]:
         q["public_known"] = True
-        private.append({"type": "coin", "seat": owner, "value": q["value"],
-                        "text": f"Coin flip: {outcome}."})
-        return (f"H on a superposed qubit collapses it: coin flip {outcome}.", False, private,
-                "h_coin")
+        private.append(event(EVENT_TEXTS, "coin", "coin", {"outcome": outcome},
+                             seat=owner, value=q["value"]))
+        return message("h_coin_shown", outcome=outcome), False, private, "h_coin"
     q["public_known"] = False
-    private.append({"type": "coin", "seat": owner, "value": q["value"],
-                    "visible_to": [owner], "text": f"Your coin flip: {outcome}."})
-    return ("H on a superposed qubit collapses it: a coin is flipped out of sight and the "
-            "card stays face down.", False, private, "h_coin")
+    private.append(event(EVENT_TEXTS, "coin", "your_coin", {"outcome": outcome},
+                         seat=owner, value=q["value"], visible_to=[owner]))
+    return message("h_coin_hidden"), False, private, "h_coin"
 
 
 def _showdown(state: State, n: int, events: list[Event]) -> None:
@@ -840,8 +946,7 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
     physics = state["options"]["physics_mode"]
     players = state["players"]
     rng = chance(state["seed"], n, "showdown")
-    events.append({"type": "showdown", "hand": hand["number"],
-                   "text": "Showdown: every qubit card is revealed."})
+    events.append(event(EVENT_TEXTS, "showdown", "showdown", hand=hand["number"]))
     scores: list[int | None] = [None] * players
     for s in hand["order"]:
         for slot, q in enumerate(hand["qubits"][s]):
@@ -849,20 +954,21 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
                 p1 = _p1(q["amps"])
                 if 0.0 < p1 < 1.0:
                     value = (1, 0)[quantum.sample([p1, 1 - p1], rng.random())]  # 1 listed first
-                    events.append({"type": "measure", "seat": s, "qubit": slot, "value": value,
-                                   "p1": _round(p1),
-                                   "text": f"Measuring {_who(s)}'s qubit {slot + 1} "
-                                           f"(P(1) = {p1:.2f}): {value}."})
+                    events.append(event(EVENT_TEXTS, "measure", "measure",
+                                        {"target": message("players_qubit", player=_player(s),
+                                                           qubit=slot + 1),
+                                         "p1": p1, "value": value},
+                                        seat=s, qubit=slot, value=value, p1=_round(p1)))
                 else:
                     value = int(p1)
                 q["amps"] = _basis_amps(value)
             elif q["superposed"]:
                 heads = rng.random() < 0.5
                 value = 1 if heads else 0
-                events.append({"type": "collapse", "seat": s, "qubit": slot, "value": value,
-                               "text": f"Coin flip for {_who(s)}'s superposed qubit "
-                                       f"{slot + 1}: {'heads' if heads else 'tails'} → "
-                                       f"{value}."})
+                events.append(event(EVENT_TEXTS, "collapse", "showdown_coin",
+                                    {"player": _player(s), "qubit": slot + 1,
+                                     "outcome": _coin(heads, value)},
+                                    seat=s, qubit=slot, value=value))
             else:
                 value = q["value"]
             q["value"] = value
@@ -872,8 +978,9 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
         score = sum(q["bet"] for q in hand["qubits"][s] if q["value"] == 1)
         scores[s] = score
         values = " ".join(str(q["value"]) for q in hand["qubits"][s])
-        events.append({"type": "score", "seat": s, "score": score,
-                       "text": f"{_who(s)} shows {values} and scores {score}."})
+        events.append(event(EVENT_TEXTS, "score", "score",
+                            {"player": _player(s), "values": values, "score": score},
+                            seat=s, score=score))
     best = max(sc for sc in scores if sc is not None)
     dealer = hand["dealer"]
     clockwise = [(dealer + k) % players for k in range(1, players + 1)]
@@ -901,31 +1008,28 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
         state["chips"][s] += payouts[s]
     assert sum(payouts) == pot
     state["pot"] = 0
-    pts = f"{best} point{'' if best == 1 else 's'}"
-    names = ", ".join(_who(s) for s in winners)
+    pts = message("one_point" if best == 1 else "points", n=best)
+    names = [_player(s) for s in winners]
+    parts = ", ".join(str(payouts[s]) for s in winners)
     if state["options"]["whole_pot"]:
         if len(winners) == 1:
-            text = f"{names} wins the pot of {pot} chips with {pts}."
+            code, params = "wins_pot", {"names": names, "pot": pot, "points": pts}
         else:
-            parts = ", ".join(str(payouts[s]) for s in winners)
-            text = f"{names} tie on {pts} and split the pot of {pot} chips ({parts})."
+            code, params = "split_pot", {"names": names, "points": pts, "pot": pot, "parts": parts}
     else:
         back = sum(q["bet"] for q in hand["qubits"][winners[0]])
         returned = [payouts[s] for s in range(players) if s not in winners]
-        rest = (f"; the chips on the others' 0-qubits ({sum(returned)}) go back to their "
-                "owners" if sum(returned) else "")
+        rest = message("zeros_back", returned=sum(returned)) if sum(returned) else ""
         if len(winners) == 1:
-            text = (f"{names} wins with {pts}: takes back their own {back} chips and collects "
-                    f"the {collected} chips on the other players' qubits that measured 1{rest}.")
+            code, params = "wins_ones", {"names": names, "points": pts, "back": back,
+                                         "collected": collected, "rest": rest}
         else:
-            parts = ", ".join(str(payouts[s]) for s in winners)
-            text = (f"{names} tie on {pts}: each takes back their own chips and they share the "
-                    f"{collected} chips on the other players' qubits that measured 1 "
-                    f"({parts} in all){rest}.")
+            code, params = "share_ones", {"names": names, "points": pts, "collected": collected,
+                                          "parts": parts, "rest": rest}
     winners_sorted = sorted(winners)
-    events.append({"type": "pot", "code": "whole_pot" if state["options"]["whole_pot"]
-                   else "collect_ones", "winners": winners_sorted, "pot": pot,
-                   "collected": collected, "payouts": payouts, "text": text})
+    events.append(event(EVENT_TEXTS, "pot", code, params,
+                        rule="whole_pot" if state["options"]["whole_pot"] else "collect_ones",
+                        winners=winners_sorted, pot=pot, collected=collected, payouts=payouts))
     result = {
         "hand": hand["number"], "dealer": dealer, "scores": scores, "winners": winners_sorted,
         "pot": pot, "collected": collected, "payouts": payouts,
@@ -949,11 +1053,11 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
         state["finished"] = True
         chips = state["chips"]
         top = max(chips)
-        leaders = ", ".join(_who(s) for s in range(players) if chips[s] == top)
-        why = ("all hands are played" if len(state["results"]) >= state["options"]["hands"]
-               else "fewer than two players can ante")
-        events.append({"type": "match_end", "chips": list(chips),
-                       "text": f"The match is over ({why}): {leaders} with {top} chips."})
+        leaders = [_player(s) for s in range(players) if chips[s] == top]
+        why = message("all_hands_played" if len(state["results"]) >= state["options"]["hands"]
+                      else "cannot_ante")
+        events.append(event(EVENT_TEXTS, "match_end", "match_end",
+                            {"why": why, "leaders": leaders, "top": top}, chips=list(chips)))
         return
     state["dealer"] = next(s for s in clockwise if state["chips"][s] >= ANTE)
     _start_hand(state, n, events)
@@ -1056,10 +1160,12 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
             exp_phys += p1 * q["bet"]
             exp_game += game_p1 * q["bet"]
             note = "" if physics else _physics_note(q["gates"], p1)
+            note_message = None if physics else _physics_note_message(q["gates"], p1)
             cards.append({"id": q["id"], "slot": slot, "initial": q["initial"],
                           "gates": list(q["gates"]), "physics_p1": p1, "physics_ket": ket(amps),
                           "physics_amps": amps, "game_value": q["value"],
-                          "game_superposed": q["superposed"], "bet": q["bet"], "note": note})
+                          "game_superposed": q["superposed"], "bet": q["bet"], "note": note,
+                          "note_message": note_message})
         seats.append({"seat": s, "physics_expected": _round(exp_phys),
                       "game_score" if hand["phase"] == "over" else "game_expected":
                           _round(exp_game),
@@ -1079,18 +1185,25 @@ def _physics_note(gates: list[str], p1: float) -> str:
     hs = [i for i, g in enumerate(gates) if g == "H"]
     if not hs:
         return ""
-    laws = []
-    for a, b in zip(hs[0::2], hs[1::2], strict=False):
-        between = gates[a + 1:b]
-        laws.append(_between_hs(between)[1])
+    note = _physics_note_message(gates, p1)
+    return render_text(EVENT_TEXTS, note["code"], note["params"]) if note else ""
+
+
+def _physics_note_message(gates: list[str], p1: float) -> dict | None:
+    """``_physics_note`` as a translatable message (None: no H, no note)."""
+    hs = [i for i, g in enumerate(gates) if g == "H"]
+    if not hs:
+        return None
+    laws = [_between_hs(gates[a + 1:b])[1] for a, b in zip(hs[0::2], hs[1::2], strict=False)]
     if len(hs) % 2 == 1:
-        laws.append("the last H leaves it in superposition")
-    story = "; ".join(laws)
+        laws.append(message("last_h_superposition"))
+    story = laws[0]
+    for law in laws[1:]:
+        story = message("then", a=story, b=law)
     if p1 in (0.0, 1.0):
-        erased = ("The H that erased this value did not really" if len(hs) >= 2
-                  else "In physics mode this qubit has a definite value")
-        return f"{erased}: in physics mode {story}, so it would be {int(p1)} for sure."
-    return f"In physics mode {story}: both modes leave this to chance (50/50)."
+        code = "note_erased" if len(hs) >= 2 else "note_definite"
+        return message(code, story=story, value=int(p1))
+    return message("note_chance", story=story)
 
 
 def _teaching_summary(state: State, hand_number: int) -> dict:
@@ -1115,7 +1228,8 @@ def _teaching_summary(state: State, hand_number: int) -> dict:
             "cards": [{"id": c["id"], "slot": c["slot"], "dealt": c["initial"],
                        "applied": list(c["gates"]), "physics_p1": c["physics_p1"],
                        "physics_ket": c["physics_ket"], "value": c["game_value"],
-                       "bet": c["bet"], "note": c["note"]} for c in row["cards"]],
+                       "bet": c["bet"], "note": c["note"], "note_message": c.get("note_message")}
+                      for c in row["cards"]],
         })
     return {"hand": cf["hand"], "seats": seats,
             "differs": any(c["note"] and "50/50" not in c["note"]

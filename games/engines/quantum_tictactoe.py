@@ -60,9 +60,38 @@ import re
 from collections import deque
 from typing import Any
 
-from .base import Abilities, Action, Event, IllegalAction, State, is_int
+from .base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    event,
+    gettext_noop,
+    is_int,
+    message,
+    render_text,
+)
 
 SLUG = "quantum-tictactoe"
+
+# The texts of the events (see games/engines/base.py): code -> English msgid.
+EVENT_TEXTS = {
+    "move": gettext_noop("%(mark)s on %(a)s and %(b)s"),
+    "fill_last": gettext_noop("%(mark)s fills the last square %(square)s: it is classical at once"),
+    "cycle": gettext_noop("%(mark)s closes the cycle %(ring)s: %(chooser)s chooses where %(mark)s lands"),
+    "collapse": gettext_noop("%(player)s collapses %(mark)s into square %(square)s: %(steps)s"),
+    "line": gettext_noop("%(player)s has the line %(squares)s (time %(time)s): %(points)s"),
+    "one_point": gettext_noop("1 point"),
+    "half_point": gettext_noop("½ point"),
+    "game_over": gettext_noop("Game over (%(reason)s): %(result)s %(score)s"),
+    "line_for": gettext_noop("line for %(player)s"),
+    "line_for_both": gettext_noop("line for %(a)s and %(b)s"),
+    "board_full": gettext_noop("board full without a line: draw"),
+    "no_legal_move": gettext_noop("no legal move left"),
+    "wins": gettext_noop("%(player)s wins"),
+    "draw": gettext_noop("draw"),
+}
 PLAYERS = ("X", "O")
 SQUARES = tuple(range(1, 10))
 LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7))
@@ -251,7 +280,8 @@ def _bad(message: str) -> IllegalAction:
 
 class QuantumTicTacToe:
     slug = SLUG
-    name = "Quantum tic-tac-toe"
+    name = gettext_noop("Quantum tic-tac-toe")
+    event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 2
     variants = ("basic",)
@@ -266,14 +296,14 @@ class QuantumTicTacToe:
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State:
         if players != 2 or isinstance(players, bool):
-            raise IllegalAction("bad_players", f"quantum tic-tac-toe is for exactly 2 players, "
-                                               f"not {players!r}")
+            raise IllegalAction("bad_players", gettext_noop("quantum tic-tac-toe is for exactly 2 players, "
+                                                            "not %(players)r"), {"players": players})
         if variant not in self.variants:
-            raise IllegalAction("bad_variant", f"unknown variant {variant!r}; "
-                                               f"the only variant is 'basic'")
+            raise IllegalAction("bad_variant", gettext_noop("unknown variant %(variant)r; the only variant "
+                                                            "is 'basic'"), {"variant": variant})
         if options:
-            raise IllegalAction("bad_option", "quantum tic-tac-toe has no options; "
-                                              f"got {sorted(map(str, options))}")
+            raise IllegalAction("bad_option", gettext_noop("quantum tic-tac-toe has no options; got %(options)s"),
+                                {"options": str(sorted(map(str, options)))})
         return {"game": SLUG, "variant": variant, "seed": seed, "options": {},
                 "move_number": 1, "classical": [None] * 9, "entanglements": [],
                 "collapse": None, "lines": [], "scores": None, "reason": None,
@@ -328,23 +358,25 @@ class QuantumTicTacToe:
 
     def _check_turn(self, state: State, seat: Any) -> None:
         if state["scores"] is not None:
-            raise IllegalAction("game_over", "the game is over")
+            raise IllegalAction("game_over", gettext_noop("the game is over"))
         if not is_int(seat) or seat not in self.to_act(state):
             waiting = self.to_act(state)[0]
-            doing = "choose the collapse" if state["collapse"] else "move"
             raise IllegalAction("not_your_turn",
-                                f"it is {PLAYERS[waiting]}'s turn to {doing} (seat {waiting})")
+                                gettext_noop("it is %(mark)s's turn to choose the collapse (seat %(seat)s)")
+                                if state["collapse"] else
+                                gettext_noop("it is %(mark)s's turn to move (seat %(seat)s)"),
+                                {"mark": PLAYERS[waiting], "seat": waiting})
 
     def _parse_spooky_move(self, state: State, action: dict) -> list[int]:
         if set(action) != {"squares"}:
-            raise _bad('a move is {"squares": [a, b]} and nothing else')
+            raise _bad(gettext_noop('a move is {"squares": [a, b]} and nothing else'))
         squares = action["squares"]
         if not isinstance(squares, (list, tuple)) or len(squares) != 2:
-            raise _bad('"squares" must be a list of two square numbers')
+            raise _bad(gettext_noop('"squares" must be a list of two square numbers'))
         if not all(is_int(s) for s in squares):
-            raise _bad("squares are whole numbers from 1 to 9")
+            raise _bad(gettext_noop("squares are whole numbers from 1 to 9"))
         if not all(1 <= s <= 9 for s in squares):
-            raise _bad("squares are numbered 1 to 9")
+            raise _bad(gettext_noop("squares are numbered 1 to 9"))
         a, b = sorted(squares)
         last = self.last_square(state)
         if last is not None:
@@ -356,28 +388,31 @@ class QuantumTicTacToe:
                                 f'{{"squares": [{last}, {last}]}}')
         if a == b:
             raise IllegalAction("same_square",
-                                "the two spooky marks of a move go into two different squares")
+                                gettext_noop("the two spooky marks of a move go into two different squares"))
         for s in (a, b):
             if state["classical"][s - 1] is not None:
                 raise IllegalAction("classical_square",
-                                    f"square {s} is classical: it takes no more marks")
+                                    gettext_noop("square %(square)s is classical: it takes no more marks"),
+                                    {"square": s})
         for s in (a, b):
             if len(self.spooky_marks(state, s)) >= MAX_SPOOKY:
                 raise IllegalAction("square_full",
-                                    f"square {s} already holds {MAX_SPOOKY} spooky marks")
+                                    gettext_noop("square %(square)s already holds %(n)s spooky marks"),
+                                    {"square": s, "n": MAX_SPOOKY})
         return [a, b]
 
     def _parse_collapse(self, state: State, action: dict) -> int:
         if set(action) != {"collapse"}:
-            raise _bad('a collapse is {"collapse": square} and nothing else')
+            raise _bad(gettext_noop('a collapse is {"collapse": square} and nothing else'))
         square = action["collapse"]
         if not is_int(square) or not 1 <= square <= 9:
-            raise _bad('"collapse" must be a square number from 1 to 9')
+            raise _bad(gettext_noop('"collapse" must be a square number from 1 to 9'))
         pending = state["collapse"]
         if square not in pending["squares"]:
             a, b = pending["squares"]
             raise IllegalAction("bad_collapse",
-                                f"{mark_name(pending['move'])} can only go to square {a} or {b}")
+                                gettext_noop("%(mark)s can only go to square %(a)s or %(b)s"),
+                                {"mark": mark_name(pending["move"]), "a": a, "b": b})
         return square
 
     # --- apply ---------------------------------------------------------------------------
@@ -385,7 +420,7 @@ class QuantumTicTacToe:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         self._check_turn(state, seat)
         if not isinstance(action, dict):
-            raise _bad('an action is a dict: {"squares": [a, b]} or {"collapse": s}')
+            raise _bad(gettext_noop('an action is a dict: {"squares": [a, b]} or {"collapse": s}'))
         if state["collapse"]:
             if "collapse" not in action:
                 raise IllegalAction("collapse_pending",
@@ -395,7 +430,7 @@ class QuantumTicTacToe:
             square = self._parse_collapse(state, action)
             return self._collapse(state, seat, square)
         if "collapse" in action:
-            raise IllegalAction("no_collapse", "there is no cycle to collapse now")
+            raise IllegalAction("no_collapse", gettext_noop("there is no cycle to collapse now"))
         squares = self._parse_spooky_move(state, action)
         if squares[0] == squares[1]:
             return self._fill_last_square(state, seat, squares[0])
@@ -409,20 +444,19 @@ class QuantumTicTacToe:
         new["entanglements"].append({"move": move, "player": player, "squares": [a, b]})
         new["move_number"] = move + 1
         new["history"].append(f"{player}{move}+({a},{b})")
-        events: list[Event] = [{"type": "move", "seat": seat, "player": player, "move": move,
-                                "squares": [a, b], "text": f"{player}{move} on {a} and {b}"}]
+        events: list[Event] = [event(EVENT_TEXTS, "move", "move", {"mark": f"{player}{move}", "a": a, "b": b},
+                                     seat=seat, player=player, move=move, squares=[a, b])]
         if path is not None:
             cycle, cycle_moves = path
             chooser = 1 - seat
             new["collapse"] = {"move": move, "squares": [a, b], "chooser": chooser,
                                "cycle": cycle, "cycle_moves": cycle_moves + [move]}
             ring = "-".join(map(str, cycle + [cycle[0]]))
-            events.append({"type": "cycle", "move": move, "squares": cycle,
-                           "moves": cycle_moves + [move], "chooser": chooser,
-                           "text": f"{player}{move} closes the cycle {ring}: "
-                                   f"{PLAYERS[chooser]} chooses where {player}{move} lands"})
+            events.append(event(EVENT_TEXTS, "cycle", "cycle",
+                                {"mark": f"{player}{move}", "ring": ring, "chooser": PLAYERS[chooser]},
+                                move=move, squares=cycle, moves=cycle_moves + [move], chooser=chooser))
         elif not self.legal_actions(new, seat_of_move(move + 1)):
-            self._finish(new, events, "no legal move left")
+            self._finish(new, events, "no_legal_move")
         return new, events
 
     def _fill_last_square(self, state: State, seat: int, square: int) -> tuple[State, list]:
@@ -432,9 +466,8 @@ class QuantumTicTacToe:
         new["move_number"] = move + 1
         new["history"].append(f"{player}{move}+({square},{square})")
         events: list[Event] = [
-            {"type": "move", "seat": seat, "player": player, "move": move,
-             "squares": [square, square],
-             "text": f"{player}{move} fills the last square {square}: it is classical at once"}]
+            event(EVENT_TEXTS, "move", "fill_last", {"mark": f"{player}{move}", "square": square},
+                  seat=seat, player=player, move=move, squares=[square, square])]
         self._after_classical(new, events)
         return new, events
 
@@ -451,10 +484,10 @@ class QuantumTicTacToe:
         new["collapse"] = None
         new["history"].append(f"{PLAYERS[seat]}@{mark_name(move)}({square})")
         steps = ", ".join(f"{m['player']}{m['move']}\u2192{m['square']}" for m in placed)
-        events: list[Event] = [{"type": "collapse", "seat": seat, "move": move, "square": square,
-                                "placed": placed,
-                                "text": f"{PLAYERS[seat]} collapses {mark_name(move)} into "
-                                        f"square {square}: {steps}"}]
+        events: list[Event] = [event(EVENT_TEXTS, "collapse", "collapse",
+                                     {"player": PLAYERS[seat], "mark": mark_name(move),
+                                      "square": square, "steps": steps},
+                                     seat=seat, move=move, square=square, placed=placed)]
         self._after_classical(new, events)
         return new, events
 
@@ -464,30 +497,34 @@ class QuantumTicTacToe:
         if lines:
             for line in lines:
                 squares = "-".join(map(str, line["squares"]))
-                points = "1 point" if line["points"] == 1 else "\u00bd point"
-                events.append({"type": "line", **line,
-                               "text": f"{line['player']} has the line {squares} "
-                                       f"(time {line['time']}): {points}"})
+                points = message("one_point" if line["points"] == 1 else "half_point")
+                events.append(event(EVENT_TEXTS, "line", "line",
+                                    {"player": line["player"], "squares": squares,
+                                     "time": line["time"], "points": points}, **line))
             state["lines"] = lines
             self._finish(state, events, "line")
         elif not self.open_squares(state):
-            self._finish(state, events, "board full without a line: draw")
+            self._finish(state, events, "board_full")
         elif not self.legal_actions(state, self.to_act(state)[0]):
-            self._finish(state, events, "no legal move left")
+            self._finish(state, events, "no_legal_move")
 
     def _finish(self, state: State, events: list[Event], reason: str) -> None:
+        """``why``: the code of the reason (``line``, ``board_full``, ``no_legal_move``)."""
         scores = score_lines(state["lines"])
+        why = message(reason)
         if reason == "line":
             owners = sorted({line["player"] for line in state["lines"]})
-            reason = "line for " + " and ".join(owners)
+            why = (message("line_for_both", a=owners[0], b=owners[1]) if len(owners) == 2
+                   else message("line_for", player=owners[0]))
+        why_text = render_text(EVENT_TEXTS, why["code"], why["params"])
         state["scores"] = scores
-        state["reason"] = reason
+        state["reason"] = why_text
         winners = winners_of(scores)
-        result = (f"{PLAYERS[winners[0]]} wins" if winners else "draw")
-        events.append({"type": "game_over", "scores": scores, "winners": winners,
-                       "reason": reason,
-                       "text": f"Game over ({reason}): {result} "
-                               f"{_fmt(scores[0])}\u2013{_fmt(scores[1])}"})
+        result = message("wins", player=PLAYERS[winners[0]]) if winners else message("draw")
+        events.append(event(EVENT_TEXTS, "game_over", "game_over",
+                            {"reason": why, "result": result,
+                             "score": f"{_fmt(scores[0])}\u2013{_fmt(scores[1])}"},
+                            scores=scores, winners=winners, reason=why_text))
 
     # --- outcome, view, analysis ---------------------------------------------------------
 

@@ -5,15 +5,17 @@
 // createBoard(root, { act, preview? }): preview(action) => Promise<{type: "preview", action,
 // ok: true, result} | {ok: false, code, message}>. Without preview (replays, older pages) the
 // board still works: legal targets come from payload.legal, no hover preview.
+import { _, tr } from "../js/i18n.js";
 import { h, svg } from "../js/svg.js";
 const CELL = 150;
 const R = 44; // tile radius
 const LINES = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
 const CARD_TITLES = {
-  I: "do nothing", X: "change colour", Y: "colour + orientation", Z: "change orientation",
-  H: "colour ↔ orientation", S: "quarter turn", U: "pink decoration", CX: "controlled X (2 squares)",
+  I: _("do nothing"), X: _("change colour"), Y: _("colour + orientation"), Z: _("change orientation"),
+  H: _("colour ↔ orientation"), S: _("quarter turn"), U: _("pink decoration"), CX: _("controlled X (2 squares)"),
 };
-const TILE_WORDS = { W: "white", B: "black", R: "kitten right", L: "kitten left", UP: "kitten up", DOWN: "kitten down" };
+const BASIS_WORDS = { color: _("colour"), "left-right": _("left-right"), "up-down": _("up-down") };
+const TILE_WORDS = { W: _("white"), B: _("black"), R: _("kitten right"), L: _("kitten left"), UP: _("kitten up"), DOWN: _("kitten down") };
 
 function ensureCss() {
   if (document.querySelector("link[data-qtris-css]")) return;
@@ -34,11 +36,11 @@ const MEASURE_STEP_MS = 550; // one measured square after the other (the CSS ani
 const LINE_FADE_MS = 600;
 // the prompts for a correct step that is not yet a whole play (never styled as an error)
 const STEP_TEXT = {
-  controlTitle: (sq) => `CX: square ${sq} as the control`,
-  control: (sq) => `Click (or press Enter) to make square ${sq} the control, then choose the target square.`,
-  isControlTitle: (sq) => `Square ${sq} is the control of your CX`,
-  isControl: "Now choose the target square; click this square again to pick another control.",
-  measuring: "Measuring the board…",
+  controlTitle: (sq) => tr("CX: square %(square)s as the control", { square: sq }),
+  control: (sq) => tr("Click (or press Enter) to make square %(square)s the control, then choose the target square.", { square: sq }),
+  isControlTitle: (sq) => tr("Square %(square)s is the control of your CX", { square: sq }),
+  isControl: _("Now choose the target square; click this square again to pick another control."),
+  measuring: _("Measuring the board…"),
 };
 
 // ---------------------------------------------------------------- tile drawing
@@ -125,11 +127,11 @@ export function squareAt(e, sel) {
 function tileWords(cell) {
   const ms = cell.members || [];
   const one = (m) => {
-    if (m.kind === "pair") return `${m.correlated ? "correlated" : "anti-correlated"} pair (${m.sign})${m.decoration ? `, ${m.decoration}-decorated` : ""}`;
+    if (m.kind === "pair") return (m.correlated ? tr("correlated pair (%(sign)s)", { sign: m.sign }) : tr("anti-correlated pair (%(sign)s)", { sign: m.sign })) + (m.decoration ? ", " + tr("%(decoration)s-decorated", { decoration: m.decoration }) : "");
     return (m.decoration ? "U·" : "") + (TILE_WORDS[m.code] || m.code);
   };
   if (ms.length === 1) return one(ms[0]);
-  return "mixture: " + ms.map((m) => `${one(m)} ${m.weight}`).join(", ");
+  return tr("mixture: %(members)s", { members: ms.map((m) => `${one(m)} ${m.weight}`).join(", ") });
 }
 
 // ---------------------------------------------------------------- the board module
@@ -139,7 +141,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });
-  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": "QTris board" });
+  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": _("QTris board") });
   const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview", "aria-live": "polite" });
   boardBox.append(board, previewBox);
   const side = h("div", { class: "qtris-side" });
@@ -221,7 +223,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   function requestPreview(action) {
     if (!preview) return null;
     const key = `${last.seq}:${actKey(action)}`;
-    if (!cache.has(key)) cache.set(key, Promise.resolve(preview(action)).catch(() => ({ ok: false, code: "offline", message: "No preview (not connected)." })));
+    if (!cache.has(key)) cache.set(key, Promise.resolve(preview(action)).catch(() => ({ ok: false, code: "offline", message: _("No preview (not connected).") })));
     return cache.get(key);
   }
 
@@ -257,14 +259,14 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   function reasonFor(sq) {
     if (!card) return "";
     if (card === "CX" && control === null) {
-      return `Square ${sq} cannot be the control of a CX now` + (cxWhy(sq) ? `: ${cxWhy(sq)}` : ".");
+      return cxWhy(sq) ? tr("Square %(square)s cannot be the control of a CX now: %(why)s", { square: sq, why: cxWhy(sq) }) : tr("Square %(square)s cannot be the control of a CX now.", { square: sq });
     }
-    return `${card} cannot be played on square ${sq}.`;
+    return tr("%(card)s cannot be played on square %(square)s.", { card, square: sq });
   }
   function cxWhy(sq) {
     const cell = view().board.squares[sq - 1];
-    if (cell.partner) return `it is part of a pair (with square ${cell.partner}): a CX can only join it with its partner`;
-    if ((cell.members || []).some((m) => m.decoration)) return "the tile is decorated; CX acts only on undecorated tiles";
+    if (cell.partner) return tr("it is part of a pair (with square %(square)s): a CX can only join it with its partner", { square: cell.partner });
+    if ((cell.members || []).some((m) => m.decoration)) return _("the tile is decorated; CX acts only on undecorated tiles");
     return "";
   }
 
@@ -277,8 +279,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     }
     if (hover === null) {
       previewBox.append(h("p", { class: "muted" }, card === "CX" && control !== null
-        ? `CX: control on square ${control}. Point at a target square to preview, click to play.`
-        : card === "CX" ? "CX: click the control square first." : `${card}: point at a square to preview, click to play it.`));
+        ? tr("CX: control on square %(square)s. Point at a target square to preview, click to play.", { square: control })
+        : card === "CX" ? _("CX: click the control square first.") : tr("%(card)s: point at a square to preview, click to play it.", { card })));
       return;
     }
     if (card === "CX" && (hover === control || (control === null && legalSquares().has(hover)))) {
@@ -295,15 +297,16 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     if (!ok) {
       const msg = hoverReply && !hoverReply.reply.ok ? hoverReply.reply.message : reasonFor(hover);
       previewBox.classList.add("illegal");
-      previewBox.append(h("p", { class: "illegal-reason", "data-testid": "illegal-reason" }, `Not allowed: ${msg}`));
+      previewBox.append(h("p", { class: "illegal-reason", "data-testid": "illegal-reason" }, tr("Not allowed: %(reason)s", { reason: msg })));
       return;
     }
-    if (!hoverReply) { previewBox.append(h("p", { class: "muted" }, preview ? "Previewing…" : "Click to play.")); return; }
+    if (!hoverReply) { previewBox.append(h("p", { class: "muted" }, preview ? _("Previewing…") : _("Click to play."))); return; }
     const reply = hoverReply.reply;
-    if (!reply.ok) { previewBox.classList.add("illegal"); previewBox.append(h("p", { class: "illegal-reason" }, `Not allowed: ${reply.message}`)); return; }
+    if (!reply.ok) { previewBox.classList.add("illegal"); previewBox.append(h("p", { class: "illegal-reason" }, tr("Not allowed: %(reason)s", { reason: reply.message }))); return; }
     const r = reply.result;
     const box = h("div", { class: "preview-result", "data-testid": "preview-result" });
-    box.append(h("h4", {}, `Preview: ${card} ${card === "CX" ? `control ${action.squares[0]} → target ${action.squares[1]}` : `on square ${action.squares[0]}`}`));
+    box.append(h("h4", {}, card === "CX" ? tr("Preview: %(card)s control %(control)s → target %(target)s", { card, control: action.squares[0], target: action.squares[1] })
+      : tr("Preview: %(card)s on square %(square)s", { card, square: action.squares[0] })));
     for (const ch of (r.explain && r.explain.changes) || []) {
       box.append(h("div", { class: "pv-change" }, `□${ch.square}: ${ch.before} → `, h("strong", {}, ch.after),
         last.analysis ? ` · P(white) ${pct(ch.p_white_before)} → ${pct(ch.p_white_after)}` : ""));
@@ -313,15 +316,15 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       const me = v.side;
       const d = r.delta, a = r.analysis;
       if (a.p_win_sides && me !== null && me !== undefined) {
-        box.append(h("div", { class: "pv-odds" }, "Your win chance: ", h("strong", {}, pct(a.p_win_sides[me])),
+        box.append(h("div", { class: "pv-odds" }, _("Your win chance:") + " ", h("strong", {}, pct(a.p_win_sides[me])),
           h("span", { class: `delta ${d.p_win_sides[me] >= 0 ? "up" : "down"}` }, ` (${signed(d.p_win_sides[me])})`),
-          " · your expected qtris: ", h("strong", {}, a.expected_scores[me].toFixed(2)),
+          " · " + _("your expected qtris:") + " ", h("strong", {}, a.expected_scores[me].toFixed(2)),
           h("span", { class: `delta ${d.expected_scores[me] >= 0 ? "up" : "down"}` }, ` (${signed(d.expected_scores[me], "", 1)})`)));
       } else {
-        box.append(h("div", { class: "pv-odds" }, `P(white wins) ${pct(a.p_win.white)} (${signed(d.p_win.white)}) · P(black wins) ${pct(a.p_win.black)} (${signed(d.p_win.black)})`));
+        box.append(h("div", { class: "pv-odds" }, tr("P(white wins) %(white)s (%(dwhite)s) · P(black wins) %(black)s (%(dblack)s)", { white: pct(a.p_win.white), dwhite: signed(d.p_win.white), black: pct(a.p_win.black), dblack: signed(d.p_win.black) })));
       }
     }
-    box.append(h("p", { class: "muted small" }, "Click the square to play it."));
+    box.append(h("p", { class: "muted small" }, _("Click the square to play it.")));
     previewBox.append(box);
   }
 
@@ -410,8 +413,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
         g.append(svg("text", { x: o.x + 18, y: o.y + CELL - 28, class: "pw-text" + (ghost && ghost.touched.has(sq) ? " changed" : ""), "data-pwhite": sq }, `○ ${pct(p)}`));
       }
       g.append(svg("text", { x: o.x + CELL - 12, y: o.y + 22, class: "sq-num", "text-anchor": "end" }, String(sq)));
-      if (control === sq) g.append(svg("text", { x: o.x + 12, y: o.y + 22, class: "cx-label" }, "control"));
-      const label = `Square ${sq}: ${tileWords(cell)}` + (control === sq ? " — the control of your CX" : card && mine() && !targets.has(sq) ? ` — ${reasonFor(sq)}` : "");
+      if (control === sq) g.append(svg("text", { x: o.x + 12, y: o.y + 22, class: "cx-label" }, _("control")));
+      const label = tr("Square %(square)s: %(tiles)s", { square: sq, tiles: tileWords(cell) }) + (control === sq ? " — " + _("the control of your CX") : card && mine() && !targets.has(sq) ? ` — ${reasonFor(sq)}` : "");
       g.setAttribute("role", "button");
       g.setAttribute("aria-label", label);
       g.append(svg("title", {}, label));
@@ -477,7 +480,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
 
   // a side with the students who play it: "Alice — Zoë" (the seats' names come with the message)
   function sideName(v, s) {
-    const side = (v.side_names || [])[s] || `side ${s + 1}`;
+    const side = (v.side_names || [])[s] || tr("side %(n)s", { n: s + 1 });
     const who = ((last && last.seats) || []).filter((x) => (v.seat_sides || [])[x.index] === s).map((x) => x.name);
     return who.length ? `${side} — ${who.join(" & ")}` : side;
   }
@@ -487,27 +490,27 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const v = view();
     controls.replaceChildren();
     const head = h("div", { class: "qtris-status" });
-    if (v.turn) head.append(h("span", { class: "pill" }, `Turn ${v.turn.number} / ${v.turn.total}: ${sideName(v, v.turn.side)} · ${v.turn.plays_left} play(s) left`));
-    else head.append(h("span", { class: "pill" }, { roll: "Rolling for the first player", color: "Choosing colours", mulligan: "Mulligan", over: "Game over" }[v.phase] || v.phase));
-    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ White" : "● Black"}`).join(" · ")));
-    head.append(h("span", { class: "pill" }, `deck ${v.deck_size}`));
+    if (v.turn) head.append(h("span", { class: "pill" }, tr("Turn %(number)s / %(total)s: %(side)s · %(left)s play(s) left", { number: v.turn.number, total: v.turn.total, side: sideName(v, v.turn.side), left: v.turn.plays_left })));
+    else head.append(h("span", { class: "pill" }, { roll: _("Rolling for the first player"), color: _("Choosing colours"), mulligan: _("Mulligan"), over: _("Game over") }[v.phase] || v.phase));
+    if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ " + _("White") : "● " + _("Black")}`).join(" · ")));
+    head.append(h("span", { class: "pill" }, tr("deck %(n)s", { n: v.deck_size })));
     controls.append(head);
     const L = legal();
     if (!L.length) return;
     const bar = h("div", { class: "qtris-actions" });
-    if (L.some((a) => a.roll)) bar.append(h("button", { class: "button big", "data-action": "roll", onclick: () => act({ roll: true }) }, "Roll the d10"));
+    if (L.some((a) => a.roll)) bar.append(h("button", { class: "button big", "data-action": "roll", onclick: () => act({ roll: true }) }, _("Roll the d10")));
     if (L.some((a) => a.color)) {
-      bar.append(h("span", {}, "You rolled highest: choose your colour "));
-      bar.append(h("button", { class: "button big choose-white", "data-action": "color-white", onclick: () => act({ color: "white" }) }, "○ Play White"));
-      bar.append(h("button", { class: "button big choose-black", "data-action": "color-black", onclick: () => act({ color: "black" }) }, "● Play Black"));
+      bar.append(h("span", {}, _("You rolled highest: choose your colour") + " "));
+      bar.append(h("button", { class: "button big choose-white", "data-action": "color-white", onclick: () => act({ color: "white" }) }, "○ " + _("Play White")));
+      bar.append(h("button", { class: "button big choose-black", "data-action": "color-black", onclick: () => act({ color: "black" }) }, "● " + _("Play Black")));
     }
     if (L.some((a) => a.mulligan)) {
-      bar.append(h("span", {}, "Mulligan: tick the cards to swap (once), then "));
+      bar.append(h("span", {}, _("Mulligan: tick the cards to swap (once), then") + " "));
       bar.append(h("button", { class: "button", "data-action": "mulligan", onclick: () => { const pick = [...mulliganPick].sort((a, b) => a - b); mulliganPick = new Set(); act({ mulligan: pick }); } },
-        mulliganPick.size ? `Swap ${mulliganPick.size} card(s)` : "Keep my hand"));
+        mulliganPick.size ? tr("Swap %(n)s card(s)", { n: mulliganPick.size }) : _("Keep my hand")));
     }
-    if (L.some((a) => a.card === "I")) bar.append(h("button", { class: "button secondary", "data-action": "pass", onclick: () => act({ card: "I" }) }, "Play I (pass)"));
-    if (card && canDiscard(card)) bar.append(h("button", { class: "button secondary", "data-action": "discard", onclick: () => { const c = card; card = null; act({ card: c, discard: true }); } }, `Discard ${card} (no legal target)`));
+    if (L.some((a) => a.card === "I")) bar.append(h("button", { class: "button secondary", "data-action": "pass", onclick: () => act({ card: "I" }) }, _("Play I (pass)")));
+    if (card && canDiscard(card)) bar.append(h("button", { class: "button secondary", "data-action": "discard", onclick: () => { const c = card; card = null; act({ card: c, discard: true }); } }, tr("Discard %(card)s (no legal target)", { card })));
     const eve = L.filter((a) => a.eve_measure);
     if (eve.length) bar.append(eveForm(eve));
     controls.append(bar);
@@ -516,9 +519,9 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   function eveForm(eve) {
     const targets = [...new Set(eve.map((a) => a.eve_measure.squares.join("+")))];
     const bases = [...new Set(eve.map((a) => a.eve_measure.basis))];
-    const form = h("div", { class: "eve-form" }, h("strong", {}, "Eve: measure once per set (discard 2 cards)"));
-    const tSel = h("select", { "data-eve": "squares" }, targets.map((t) => h("option", { value: t }, `square(s) ${t.replace("+", " & ")}`)));
-    const bSel = h("select", { "data-eve": "basis" }, bases.map((b) => h("option", { value: b }, b)));
+    const form = h("div", { class: "eve-form" }, h("strong", {}, _("Eve: measure once per set (discard 2 cards)")));
+    const tSel = h("select", { "data-eve": "squares" }, targets.map((t) => h("option", { value: t }, tr("square(s) %(squares)s", { squares: t.replace("+", " & ") }))));
+    const bSel = h("select", { "data-eve": "basis" }, bases.map((b) => h("option", { value: b }, BASIS_WORDS[b] || b)));
     const cards = hand();
     const c1 = h("select", { "data-eve": "c1" }, cards.map((c, i) => h("option", { value: i }, c)));
     const c2 = h("select", { "data-eve": "c2" }, cards.map((c, i) => h("option", { value: i, selected: i === 1 }, c)));
@@ -528,8 +531,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       const action = { eve_measure: { squares: tSel.value.split("+").map(Number), basis: bSel.value }, discard: [cards[i1], cards[i2]].sort() };
       const match = eve.find((a) => actKey(a.eve_measure) === actKey(action.eve_measure) && [...a.discard].sort().join() === action.discard.join());
       if (match) act(match);
-    } }, "Measure");
-    form.append(tSel, bSel, h("span", {}, " discard "), c1, c2, go);
+    } }, _("Measure"));
+    form.append(tSel, bSel, h("span", {}, " " + _("discard") + " "), c1, c2, go);
     return form;
   }
 
@@ -540,12 +543,12 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const focusedCard = active && handBox.contains(active) && active.dataset.index !== undefined ? active.dataset.index : null;
     handBox.replaceChildren();
     if (!v.hand) { // the teacher / a spectator: no hand
-      handBox.append(h("p", { class: "muted" }, `Hands: ${v.side_names.map((n, s) => `${sideName(v, s)} ${v.hand_sizes[s]} cards`).join(" · ")}`));
+      handBox.append(h("p", { class: "muted" }, tr("Hands: %(hands)s", { hands: v.side_names.map((n, s) => tr("%(side)s %(n)s cards", { side: sideName(v, s), n: v.hand_sizes[s] })).join(" · ") })));
       return;
     }
     const mull = legal().some((a) => a.mulligan);
     const ops = v.phase === "operations" && mine();
-    handBox.append(h("h3", {}, `Your hand (${sideName(v, v.side)})`));
+    handBox.append(h("h3", {}, tr("Your hand (%(side)s)", { side: sideName(v, v.side) })));
     const row = h("div", { class: "qtris-hand", role: "list" });
     v.hand.forEach((c, i) => {
       const playable = ops && (legalPlays(c).length > 0 || c === "I");
@@ -561,7 +564,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       if (mull) {
         const box = h("input", { type: "checkbox", "data-mulligan": i, checked: mulliganPick.has(i) });
         box.addEventListener("change", () => { if (box.checked) mulliganPick.add(i); else mulliganPick.delete(i); renderControls(); renderHand(); });
-        const lab = h("label", { class: "qcard-wrap" }, b, box, " swap");
+        const lab = h("label", { class: "qcard-wrap" }, b, box, " " + _("swap"));
         b.addEventListener("click", () => { box.click(); });
         row.append(lab);
       } else {
@@ -587,10 +590,10 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     odds.replaceChildren();
     odds.classList.toggle("hidden", !an);
     if (!an) return;
-    odds.append(h("h3", {}, v.final_board ? "Odds just before the measurement" : "Live odds"));
+    odds.append(h("h3", {}, v.final_board ? _("Odds just before the measurement") : _("Live odds")));
     const prev = prevAnalysis;
     const t = h("table", { class: "odds-table" });
-    t.append(h("tr", {}, h("th", {}, ""), h("th", {}, "wins"), h("th", {}, "expected qtris")));
+    t.append(h("tr", {}, h("th", {}, ""), h("th", {}, _("wins")), h("th", {}, _("expected qtris"))));
     if (v.colors && an.p_win_sides && v.n_sides === 2) {
       for (let s = 0; s < v.n_sides; s++) {
         const dw = prev && prev.p_win_sides ? an.p_win_sides[s] - prev.p_win_sides[s] : 0;
@@ -602,13 +605,13 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       }
     } else {
       for (const col of ["white", "black"]) {
-        t.append(h("tr", {}, h("td", {}, col === "white" ? "○ White" : "● Black"), h("td", { "data-odds": `win-${col}` }, pct(an.p_win[col])), h("td", {}, an.expected_qtris[col].toFixed(2))));
+        t.append(h("tr", {}, h("td", {}, col === "white" ? "○ " + _("White") : "● " + _("Black")), h("td", { "data-odds": `win-${col}` }, pct(an.p_win[col])), h("td", {}, an.expected_qtris[col].toFixed(2))));
       }
-      if (an.eve) t.append(h("tr", {}, h("td", {}, "Eve scores"), h("td", {}, pct(an.eve.p_eve_point)), h("td", {}, `A&B ${an.eve.expected_alice_bob_points.toFixed(2)}`)));
+      if (an.eve) t.append(h("tr", {}, h("td", {}, _("Eve scores")), h("td", {}, pct(an.eve.p_eve_point)), h("td", {}, `A&B ${an.eve.expected_alice_bob_points.toFixed(2)}`)));
     }
-    t.append(h("tr", {}, h("td", {}, "tie"), h("td", {}, pct(an.p_win.tie)), h("td", {}, "")));
+    t.append(h("tr", {}, h("td", {}, _("tie")), h("td", {}, pct(an.p_win.tie)), h("td", {}, "")));
     odds.append(t);
-    odds.append(h("p", { class: "muted small" }, "Exact odds over all 512 ways the board can be measured. ○ % on a square = chance it comes out white."));
+    odds.append(h("p", { class: "muted small" }, _("Exact odds over all 512 ways the board can be measured. The ○ percentage on a square = the chance it comes out white.")));
   }
 
   function renderMeasure() {
@@ -617,7 +620,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const rolls = (v.events || []).filter((e) => e.type === "measure");
     if (!v.final_board && !(v.sets && v.sets.length)) return;
     if (v.final_board) {
-      measureBox.append(h("h3", {}, "Measurement"));
+      measureBox.append(h("h3", {}, _("Measurement")));
       const ol = h("ol", { class: "rolls" });
       rolls.forEach((e, i) => {
         const li = h("li", { class: "roll-line" + (last._animate ? " appear" : "") }, e.text);
@@ -634,16 +637,17 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       measureBox.append(wait);
       measureTimer.push(setTimeout(() => { wait.remove(); showScore(v, lines); }, settle));
     } else if (lines) showScore(v, lines);
-    if (v.sets && v.sets.length && v.n_sides === 3) measureBox.append(h("p", {}, `Sets: ${v.sets.map((s) => `#${s.set}: A&B +${s.alice_bob_points}, Eve +${s.eve_points}`).join(" · ")} — total ${v.scores.join("–")}`));
+    if (v.sets && v.sets.length && v.n_sides === 3) measureBox.append(h("p", {}, tr("Sets: %(sets)s — total %(total)s", { sets: v.sets.map((s) => `#${s.set}: A&B +${s.alice_bob_points}, Eve +${s.eve_points}`).join(" · "), total: v.scores.join("–") })));
   }
 
   function showScore(v, lines) {
     {
       const sc = h("div", { class: "final-score", "data-testid": "final-score" },
-        h("span", { class: "score white" }, `○ White ${lines.white} qtris`), " · ", h("span", { class: "score black" }, `● Black ${lines.black} qtris`));
+        h("span", { class: "score white" }, "○ " + tr("White %(n)s qtris", { n: lines.white })), " · ", h("span", { class: "score black" }, "● " + tr("Black %(n)s qtris", { n: lines.black })));
       if (last.outcome) {
         const o = last.outcome;
-        sc.append(h("div", { class: "verdict" }, o.tie ? "A tie!" : `${o.winning_sides.map((s) => sideName(v, s)).join(" & ")} win${o.winning_sides.length > 1 ? "" : "s"}! (${o.scores.join("–")})`));
+        const who = o.winning_sides ? o.winning_sides.map((s) => sideName(v, s)).join(" & ") : "";
+        sc.append(h("div", { class: "verdict" }, o.tie ? _("A tie!") : (o.winning_sides.length > 1 ? tr("%(names)s win!", { names: who }) : tr("%(name)s wins!", { name: who })) + ` (${o.scores.join("–")})`));
       }
       measureBox.append(sc);
     }
@@ -654,21 +658,21 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     explainBox.replaceChildren();
     const plays = (v.events || []).filter((e) => e.type === "play" || e.type === "discard" || e.type === "noise" || e.type === "eve_measure");
     const e = plays[plays.length - 1];
-    explainBox.append(h("h3", {}, "What is happening"));
-    if (!e) { explainBox.append(h("p", { class: "muted" }, "No card has been played yet. Each card is a quantum gate: it changes the tiles, and the odds change with them.")); return; }
+    explainBox.append(h("h3", {}, _("What is happening")));
+    if (!e) { explainBox.append(h("p", { class: "muted" }, _("No card has been played yet. Each card is a quantum gate: it changes the tiles, and the odds change with them."))); return; }
     explainBox.append(h("p", { class: "ex-title" }, e.text));
     const x = e.explain;
     if (!x) {
-      if (e.type === "noise") explainBox.append(h("p", {}, "Noise: a square was measured without anybody looking. A kitten becomes a bag of tiles — white or black, we just don't know which — a mixture. Mixtures cannot be turned back into certainty by any card."));
-      if (e.type === "eve_measure") explainBox.append(h("p", {}, "Eve looked: measuring makes the tile collapse to what she saw, and the superposition is gone."));
+      if (e.type === "noise") explainBox.append(h("p", {}, _("Noise: a square was measured without anybody looking. A kitten becomes a bag of tiles — white or black, we just don't know which — a mixture. Mixtures cannot be turned back into certainty by any card.")));
+      if (e.type === "eve_measure") explainBox.append(h("p", {}, _("Eve looked: measuring makes the tile collapse to what she saw, and the superposition is gone.")));
       return;
     }
     const body = h("div", { class: "ex-body" });
     body.append(h("div", { class: "ex-gate" }, h("span", { class: "gate-name" }, x.frame ? `U·${x.gate}·U` : x.gate), matrixEl(x.matrix)));
     if (x.before) {
       const kets = h("div", { class: "ex-kets" });
-      kets.append(h("div", {}, h("span", { class: "muted" }, "before "), h("code", {}, x.before)));
-      kets.append(h("div", {}, h("span", { class: "muted" }, "after  "), h("code", {}, x.after)));
+      kets.append(h("div", {}, h("span", { class: "muted" }, _("before") + " "), h("code", {}, x.before)));
+      kets.append(h("div", {}, h("span", { class: "muted" }, _("after") + "  "), h("code", {}, x.after)));
       body.append(kets);
     }
     explainBox.append(body);
@@ -738,14 +742,14 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     },
     prompt(msg) {
       const L = msg.legal || [];
-      if (L.some((a) => a.roll)) return "Roll the d10 to see who starts.";
-      if (L.some((a) => a.color)) return "Choose White or Black.";
-      if (L.some((a) => a.mulligan)) return "Tick the cards you want to swap, or keep your hand.";
-      if (L.some((a) => a.eve_measure)) return "Play two cards, or measure a square.";
-      if (!card) return "Pick a card, then a square (hover to preview).";
-      if (card === "CX" && control === null) return "CX: click the control square.";
-      if (card === "CX") return `CX: control on square ${control}; click the target square.`;
-      return `Click a square to play ${card}.`;
+      if (L.some((a) => a.roll)) return _("Roll the d10 to see who starts.");
+      if (L.some((a) => a.color)) return _("Choose White or Black.");
+      if (L.some((a) => a.mulligan)) return _("Tick the cards you want to swap, or keep your hand.");
+      if (L.some((a) => a.eve_measure)) return _("Play two cards, or measure a square.");
+      if (!card) return _("Pick a card, then a square (hover to preview).");
+      if (card === "CX" && control === null) return _("CX: click the control square.");
+      if (card === "CX") return tr("CX: control on square %(square)s; click the target square.", { square: control });
+      return tr("Click a square to play %(card)s.", { card });
     },
   };
 }

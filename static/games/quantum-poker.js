@@ -7,16 +7,17 @@
 // Nothing secret is ever in the DOM: a card's value is written only when the view gives it
 // (the view already hides other players' hidden values from this seat).
 
+import { _, nt, tr } from "../js/i18n.js";
 import { h } from "../js/svg.js";
 
 const CSS_ID = "quantum-poker-css";
 const GATE_HELP = {
-  X: "X flips the value of one of your qubits (no effect on a superposed one).",
-  Y: "Y flips the value of one of your qubits and turns it face up/down.",
-  Z: "Z doubles (or halves back) the bet on one of your qubits.",
-  H: "H lays one of your qubits down in superposition; on a laid-down qubit it flips a coin.",
-  CX: "CX applies X to a qubit of another player: in this game Cx is that single-qubit X (it flips the value), not a two-qubit CNOT.",
-  SWAP: "SWAP exchanges one of your qubits with one of another player's.",
+  X: _("X flips the value of one of your qubits (no effect on a superposed one)."),
+  Y: _("Y flips the value of one of your qubits and turns it face up/down."),
+  Z: _("Z doubles (or halves back) the bet on one of your qubits."),
+  H: _("H lays one of your qubits down in superposition; on a laid-down qubit it flips a coin."),
+  CX: _("CX applies X to a qubit of another player: in this game Cx is that single-qubit X (it flips the value), not a two-qubit CNOT."),
+  SWAP: _("SWAP exchanges one of your qubits with one of another player's."),
 };
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
 const COIN_MS = 1700; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
@@ -39,7 +40,7 @@ export function createBoard(root, { act }) {
   ensureCss();
   root.innerHTML = "";
   const wrap = h("div", { class: "qp" });
-  const tableBox = h("div", { class: "qp-table", role: "group", "aria-label": "QuantumPoker table" });
+  const tableBox = h("div", { class: "qp-table", role: "group", "aria-label": _("QuantumPoker table") });
   const side = h("div", { class: "qp-side" });
   wrap.append(tableBox, side);
   root.append(wrap);
@@ -56,7 +57,7 @@ export function createBoard(root, { act }) {
 
   const name = (msg, seat) => {
     const s = (msg.seats || []).find((x) => x.index === seat);
-    return s && s.name ? s.name : `Player ${seat + 1}`;
+    return s && s.name ? s.name : tr("Player %(number)s", { number: seat + 1 });
   };
   const isBot = (msg, seat) => !!((msg.seats || []).find((x) => x.index === seat) || {}).bot;
   // a replay frame has seat null but a view built for the replaying student's seat
@@ -151,28 +152,28 @@ export function createBoard(root, { act }) {
     let title;
     if (q.superposed) {
       face = q.shown ? "0+1" : "";
-      title = "Superposed (laid down): no value until it is measured";
+      title = _("Superposed (laid down): no value until it is measured");
     } else if (known) {
       face = String(q.value);
-      title = secretMine ? "Face down: only you see this value"
-        : remembered ? "Face down: you remember this value (you saw it and followed the plays)"
-          : "Face up: everyone sees this value";
+      title = secretMine ? _("Face down: only you see this value")
+        : remembered ? _("Face down: you remember this value (you saw it and followed the plays)")
+          : _("Face up: everyone sees this value");
     } else {
       face = "?";
-      title = "Face down: hidden value";
+      title = _("Face down: hidden value");
     }
     const card = h("button", {
       type: "button", class: cls.join(" "), "data-seat": seatView.seat, "data-slot": q.slot,
       "data-id": q.id, "data-state": q.superposed ? "superposed" : q.shown ? "shown" : "hidden",
       "data-value": known ? q.value : null, "data-bet": q.bet, title,
-      "aria-label": `${name(msg, seatView.seat)} qubit ${q.slot + 1}: ${title}${q.bet === 2 ? ", bet doubled" : ""}`,
+      "aria-label": tr("%(player)s qubit %(qubit)s: %(state)s", { player: name(msg, seatView.seat), qubit: q.slot + 1, state: title }) + (q.bet === 2 ? ", " + _("bet doubled") : ""),
       disabled: clickable ? null : true, tabindex: clickable ? 0 : -1,
       onclick: () => clickQubit(seatView.seat, q.slot),
     },
     h("span", { class: "qp-face", text: face }),
     h("span", { class: "qp-slot", text: `q${q.slot + 1}` }),
-    secretMine ? h("span", { class: "qp-only-you", text: "only you see this" }) : null,
-    remembered ? h("span", { class: "qp-remembered", text: "you remember" }) : null,
+    secretMine ? h("span", { class: "qp-only-you", text: _("only you see this") }) : null,
+    remembered ? h("span", { class: "qp-remembered", text: _("you remember") }) : null,
     h("span", { class: "qp-bet", "aria-hidden": "true" },
       h("i", { class: "chip" }), q.bet === 2 ? h("i", { class: "chip" }) : null));
     if (v.phase === "over" && msg.view.last_hand) card.classList.add("revealed");
@@ -193,13 +194,13 @@ export function createBoard(root, { act }) {
     if (won) cls.push("won");
     const box = h("div", { class: cls.join(" "), "data-seat": s, style: `left:${pct(pos.x)};top:${pct(pos.y)}` });
     const head = h("div", { class: "qp-seat-head" },
-      h("span", { class: "qp-name", text: name(msg, s) + (mine ? " (you)" : "") }),
-      isBot(msg, s) ? h("span", { class: "qp-bot", title: "A bot plays this seat", text: "bot" }) : null,
-      seatView.is_dealer ? h("span", { class: "qp-dealer", title: "Dealer", text: "D" }) : null,
-      h("span", { class: "qp-chips", title: "Chips in the stack" }, h("i", { class: "chip" }), ` ${seatView.chips}`));
+      h("span", { class: "qp-name", text: name(msg, s) + (mine ? " " + _("(you)") : "") }),
+      isBot(msg, s) ? h("span", { class: "qp-bot", title: _("A bot plays this seat"), text: _("bot") }) : null,
+      seatView.is_dealer ? h("span", { class: "qp-dealer", title: _("Dealer"), text: _("D") }) : null,
+      h("span", { class: "qp-chips", title: _("Chips in the stack") }, h("i", { class: "chip" }), ` ${seatView.chips}`));
     box.append(head);
     if (seatView.sitting_out) {
-      box.append(h("div", { class: "qp-sitout", text: "sits out (no ante)" }));
+      box.append(h("div", { class: "qp-sitout", text: _("sits out (no ante)") }));
       return box;
     }
     const row = h("div", { class: "qp-cards" });
@@ -210,9 +211,9 @@ export function createBoard(root, { act }) {
       row.append(qubitCard(msg, seatView, q, clickable, picked !== null && !clickable && !ownPicked));
     }
     box.append(row);
-    if (turn) box.append(h("div", { class: "qp-turn-tag", text: v.declared_by !== null && v.declared_by !== undefined ? "last turn" : "to play" }));
+    if (turn) box.append(h("div", { class: "qp-turn-tag", text: v.declared_by !== null && v.declared_by !== undefined ? _("last turn") : _("to play") }));
     if (v.phase === "over" && lh && lh.scores && lh.scores[s] !== null && lh.scores[s] !== undefined) {
-      box.append(h("div", { class: "qp-score-tag" + holdCls(), text: `${lh.scores[s]} point${lh.scores[s] === 1 ? "" : "s"}${won ? " · wins" : ""}` }));
+      box.append(h("div", { class: "qp-score-tag" + holdCls(), text: nt("%(n)s point", "%(n)s points", lh.scores[s]) + (won ? " · " + _("wins") : "") }));
     }
     return box;
   }
@@ -231,11 +232,11 @@ export function createBoard(root, { act }) {
       row.append(h("button", {
         type: "button", class: cls.join(" "), "data-card": c.index, "data-kind": c.kind,
         "data-taken-by": taken ? c.taken_by : null, disabled: can ? null : true,
-        title: taken ? `${c.kind}: taken by ${name(msg, c.taken_by)}` : GATE_HELP[c.kind],
+        title: taken ? tr("%(kind)s: taken by %(player)s", { kind: c.kind, player: name(msg, c.taken_by) }) : GATE_HELP[c.kind],
         onclick: () => pickCard(c.index),
       },
       h("span", { class: "qp-kind", text: c.kind }),
-      h("span", { class: "qp-taken", text: taken ? `${c.order + 1}. ${name(msg, c.taken_by)}` : can ? "take" : "" })));
+      h("span", { class: "qp-taken", text: taken ? `${c.order + 1}. ${name(msg, c.taken_by)}` : can ? _("take") : "" })));
     }
     return row;
   }
@@ -272,15 +273,15 @@ export function createBoard(root, { act }) {
     centre.append(community(msg));
     const potLine = h("div", { class: "qp-pot", "data-pot": v.pot },
       h("span", { class: "qp-pot-chips", "aria-hidden": "true" }, ...Array.from({ length: Math.min(v.pot, 12) }, () => h("i", { class: "chip" }))),
-      h("span", { class: "qp-pot-text", text: v.phase === "over" && v.last_hand ? `Pot of ${v.last_hand.pot} awarded` : `Pot ${v.pot}` }));
+      h("span", { class: "qp-pot-text", text: v.phase === "over" && v.last_hand ? tr("Pot of %(pot)s awarded", { pot: v.last_hand.pot }) : tr("Pot %(pot)s", { pot: v.pot }) }));
     centre.append(potLine);
-    centre.append(h("div", { class: "qp-hand-no", text: `Hand ${v.hand} of ${v.hands} · ${v.variant}${v.physics_mode ? " · physics mode" : ""}` }));
+    centre.append(h("div", { class: "qp-hand-no", text: tr("Hand %(hand)s of %(hands)s", { hand: v.hand, hands: v.hands }) + ` · ${v.variant}` + (v.physics_mode ? " · " + _("physics mode") : "") }));
     if (canDeclare(msg)) {
       centre.append(h("button", { type: "button", class: "button qp-declare", "data-declare": "1",
-        onclick: () => { picked = null; act({ declare: true }); } }, "Declare measurement"));
+        onclick: () => { picked = null; act({ declare: true }); } }, _("Declare measurement")));
     }
     if (v.declared_by !== null && v.declared_by !== undefined && v.phase === "play") {
-      centre.append(h("div", { class: "qp-declared", text: `${name(msg, v.declared_by)} declared measurement: last turns.` }));
+      centre.append(h("div", { class: "qp-declared", text: tr("%(player)s declared measurement: last turns.", { player: name(msg, v.declared_by) }) }));
     }
     tableBox.append(centre);
     for (const seatView of v.seats) tableBox.append(seatBox(msg, seatView, pos[seatView.seat], tmap));
@@ -296,7 +297,7 @@ export function createBoard(root, { act }) {
     if (coins.length) flipCoin(msg, coins[0], coins.length);
     const quiet = events.filter((e) => e.type === "play" && e.no_effect);
     noEffect = quiet.map((e) => e.text);
-    if (quiet.length) toast(quiet.map((e) => `No effect: ${e.text}`).join(" "), "no-effect");
+    if (quiet.length) toast(quiet.map((e) => tr("No effect: %(text)s", { text: e.text })).join(" "), "no-effect");
     for (const e of events) {
       if (e.type !== "play" || !e.target) continue;
       const sel = `.qp-qubit[data-seat="${e.target.seat}"][data-slot="${e.target.qubit}"]`;
@@ -315,7 +316,7 @@ export function createBoard(root, { act }) {
       h("div", { class: `qp-coin ${heads ? "heads" : "tails"}` },
         h("div", { class: "qp-coin-face front", text: "1" }),
         h("div", { class: "qp-coin-face back", text: "0" })),
-      h("div", { class: "qp-coin-text", text: (e.text || "Coin flip") + (count > 1 ? ` (+${count - 1} more)` : "") }));
+      h("div", { class: "qp-coin-text", text: (e.text || _("Coin flip")) + (count > 1 ? " " + tr("(+%(n)s more)", { n: count - 1 }) : "") }));
     tableBox.append(coin);
     setTimeout(() => coin.remove(), 3200);
   }
@@ -339,26 +340,27 @@ export function createBoard(root, { act }) {
     const mine = (msg.legal || []).length > 0;
     if (mine) {
       let hint;
-      if (!picked) hint = "Click a community card, then a glowing qubit.";
+      if (!picked) hint = _("Click a community card, then a glowing qubit.");
       else {
         const kind = v.community[picked.card].kind;
-        if (kind === "SWAP" && picked.own === undefined) hint = "SWAP: click one of your qubits, then another player's.";
-        else if (kind === "SWAP") hint = `SWAP: now click another player's qubit to exchange with your qubit ${picked.own + 1}.`;
-        else hint = GATE_HELP[kind] + " Click a glowing qubit.";
+        if (kind === "SWAP" && picked.own === undefined) hint = _("SWAP: click one of your qubits, then another player's.");
+        else if (kind === "SWAP") hint = tr("SWAP: now click another player's qubit to exchange with your qubit %(qubit)s.", { qubit: picked.own + 1 });
+        else hint = GATE_HELP[kind] + " " + _("Click a glowing qubit.");
       }
       side.append(h("div", { class: "qp-hint", text: hint }));
-      if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: cancelPick }, "Cancel"));
+      if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: cancelPick }, _("Cancel")));
     }
-    for (const text of noEffect) side.append(h("div", { class: "qp-noeffect-note", role: "note", text: `No effect: ${text}` }));
+    for (const text of noEffect) side.append(h("div", { class: "qp-noeffect-note", role: "note", text: tr("No effect: %(text)s", { text }) }));
     // the last plays
     const plays = (v.plays || []).slice(-4);
     if (plays.length && v.phase === "play") {
-      side.append(h("h3", { text: "Plays this hand" }));
+      side.append(h("h3", { text: _("Plays this hand") }));
       const ul = h("ol", { class: "qp-plays", start: Math.max(1, v.plays.length - 3) });
       for (const p of plays) {
-        if (p.declare) { ul.append(h("li", { text: `${name(msg, p.seat)} declared measurement` })); continue; }
-        const tgt = p.kind === "SWAP" ? `their q${p.own + 1} ↔ ${name(msg, p.target.seat)} q${p.target.qubit + 1}`
-          : `${p.target.seat === p.seat ? "own" : name(msg, p.target.seat) + "'s"} q${p.target.qubit + 1}`;
+        if (p.declare) { ul.append(h("li", { text: tr("%(player)s declared measurement", { player: name(msg, p.seat) }) })); continue; }
+        const tgt = p.kind === "SWAP" ? tr("their q%(own)s ↔ %(player)s q%(qubit)s", { own: p.own + 1, player: name(msg, p.target.seat), qubit: p.target.qubit + 1 })
+          : p.target.seat === p.seat ? tr("own q%(qubit)s", { qubit: p.target.qubit + 1 })
+            : tr("%(player)s's q%(qubit)s", { player: name(msg, p.target.seat), qubit: p.target.qubit + 1 });
         ul.append(h("li", {}, h("b", { text: name(msg, p.seat) }), ` ${p.kind} → ${tgt}`));
       }
       side.append(ul);
@@ -367,29 +369,30 @@ export function createBoard(root, { act }) {
     // the teacher gets the whole analysis; a player only its public keys (the engine's
     // declared policy, applied by the server) while the teacher shows the live odds
     if (msg.analysis) side.append(msg.analysis.teacher_only ? analysisPanel(msg, msg.analysis) : publicOddsPanel(msg, msg.analysis));
-    side.append(h("details", { class: "qp-legend" }, h("summary", { text: "How to read the table" }),
+    side.append(h("details", { class: "qp-legend" }, h("summary", { text: _("How to read the table") }),
       h("ul", {},
-        h("li", { text: "? = face down: only its owner knows the value." }),
-        h("li", { text: "A dashed outline with “only you see this” = your face-down value." }),
-        h("li", { text: "A card lying sideways is superposed: it has no value until measured." }),
-        h("li", { text: "Two chips under a card = doubled bet (a 1 scores 2)." }),
-        h("li", { text: "D = dealer. The glowing seat is to play." }))));
+        h("li", { text: _("? = face down: only its owner knows the value.") }),
+        h("li", { text: _("A dashed outline with “only you see this” = your face-down value.") }),
+        h("li", { text: _("A card lying sideways is superposed: it has no value until measured.") }),
+        h("li", { text: _("Two chips under a card = doubled bet (a 1 scores 2).") }),
+        h("li", { text: _("D = dealer. The glowing seat is to play.") }))));
   }
 
   function showdown(msg, lh) {
     const box = h("section", { class: "qp-showdown" + holdCls(), "data-hand": lh.hand });
     const winners = (lh.winners || []).map((w) => name(msg, w));
-    box.append(h("h3", { text: `Hand ${lh.hand}: showdown` }));
+    box.append(h("h3", { text: tr("Hand %(hand)s: showdown", { hand: lh.hand }) }));
     const wholePot = !msg.view.options || msg.view.options.whole_pot !== false || lh.collected === undefined;
-    const rulebook = ` (pot ${lh.pot}): the winner takes back their own chips and collects the ${lh.collected} chips on the other players' 1-qubits; chips on 0-qubits go back to their owners.`;
+    const names = winners.join(", ");
+    const rulebook = tr("(pot %(pot)s): the winner takes back their own chips and collects the %(collected)s chips on the other players' 1-qubits; chips on 0-qubits go back to their owners.", { pot: lh.pot, collected: lh.collected });
     box.append(h("p", { class: "qp-winner", text: wholePot
-      ? (winners.length === 1 ? `${winners[0]} wins the pot of ${lh.pot} chips.` : `${winners.join(" and ")} split the pot of ${lh.pot} chips.`)
-      : (winners.length === 1 ? `${winners[0]} wins${rulebook}` : `${winners.join(" and ")} tie and share${rulebook}`) }));
+      ? (winners.length === 1 ? tr("%(player)s wins the pot of %(pot)s chips.", { player: names, pot: lh.pot }) : tr("%(players)s split the pot of %(pot)s chips.", { players: names, pot: lh.pot }))
+      : (winners.length === 1 ? tr("%(player)s wins", { player: names }) + " " + rulebook : tr("%(players)s tie and share", { players: names }) + " " + rulebook) }));
     const table = h("table", { class: "qp-result-table" });
-    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards" }), h("th", { text: "Score" }), h("th", { text: "Chips back" })));
+    table.append(h("tr", {}, h("th", { text: _("Player") }), h("th", { text: _("Cards") }), h("th", { text: _("Score") }), h("th", { text: _("Chips back") })));
     (lh.cards || []).forEach((cards, s) => {
       if (!lh.values || !lh.values[s]) return;
-      const cells = h("td", { class: "qp-mini-cards" }, ...cards.map((c) => h("span", { class: `qp-mini ${c.value === 1 ? "one" : "zero"}${c.bet === 2 ? " doubled" : ""}`, text: String(c.value), title: c.bet === 2 ? "bet doubled" : "" })));
+      const cells = h("td", { class: "qp-mini-cards" }, ...cards.map((c) => h("span", { class: `qp-mini ${c.value === 1 ? "one" : "zero"}${c.bet === 2 ? " doubled" : ""}`, text: String(c.value), title: c.bet === 2 ? _("bet doubled") : "" })));
       table.append(h("tr", { class: (lh.winners || []).includes(s) ? "won" : "" },
         h("td", { text: name(msg, s) }), cells, h("td", { text: String(lh.scores[s]) }), h("td", { text: lh.payouts[s] ? `+${lh.payouts[s]}` : "" })));
     });
@@ -397,7 +400,7 @@ export function createBoard(root, { act }) {
     const ph = lh.physics;
     if (ph) {
       const teach = h("div", { class: "qp-teach" });
-      teach.append(h("h4", { text: "Physics mode would have said…" }));
+      teach.append(h("h4", { text: _("Physics mode would have said…") }));
       const notes = [];
       for (const row of ph.seats || []) {
         if (!row) continue;
@@ -405,24 +408,24 @@ export function createBoard(root, { act }) {
           if (!c.note) continue;
           notes.push(h("li", {},
             h("b", { text: `${name(msg, row.seat)} q${c.slot + 1}` }),
-            ` dealt ${c.dealt}, cards ${c.applied.join(" ") || "none"}: simplified game ${c.value}; physics ${c.physics_ket} (P(1) = ${Number(c.physics_p1).toFixed(2)}). `,
+            " " + tr("dealt %(dealt)s, cards %(cards)s: simplified game %(value)s; physics %(ket)s (P(1) = %(p1)s).", { dealt: c.dealt, cards: c.applied.join(" ") || _("none"), value: c.value, ket: c.physics_ket, p1: Number(c.physics_p1).toFixed(2) }) + " ",
             h("span", { class: "qp-note", text: c.note })));
         }
       }
       if (notes.length) teach.append(h("ul", {}, ...notes));
-      else teach.append(h("p", { class: "muted", text: "No H was played on a card this hand, so both modes agree card by card." }));
-      const exp = (ph.seats || []).filter(Boolean).map((r) => `${name(msg, r.seat)} ${r.score} (physics: expected ${Number(r.physics_expected).toFixed(1)})`);
-      teach.append(h("p", { class: "qp-teach-scores", text: "Scores: " + exp.join(" · ") }));
+      else teach.append(h("p", { class: "muted", text: _("No H was played on a card this hand, so both modes agree card by card.") }));
+      const exp = (ph.seats || []).filter(Boolean).map((r) => tr("%(player)s %(score)s (physics: expected %(expected)s)", { player: name(msg, r.seat), score: r.score, expected: Number(r.physics_expected).toFixed(1) }));
+      teach.append(h("p", { class: "qp-teach-scores", text: tr("Scores: %(scores)s", { scores: exp.join(" · ") }) }));
       box.append(teach);
     }
     return box;
   }
 
   function publicOddsPanel(msg, a) {
-    const box = h("section", { class: "qp-public-odds", "aria-label": "Odds from what the whole table knows" });
-    box.append(h("h3", { text: `Hand ${a.hand}: odds from what the table knows` }));
+    const box = h("section", { class: "qp-public-odds", "aria-label": _("Odds from what the whole table knows") });
+    box.append(h("h3", { text: tr("Hand %(hand)s: odds from what the table knows", { hand: a.hand }) }));
     const table = h("table", { class: "qp-result-table" });
-    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Expected score" }), h("th", { text: "Win" })));
+    table.append(h("tr", {}, h("th", { text: _("Player") }), h("th", { text: _("Expected score") }), h("th", { text: _("Win") })));
     const pc = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100) + "%");
     for (let s = 0; s < msg.view.players; s++) {
       if (!a.expected_public || a.expected_public[s] === null) continue;
@@ -436,9 +439,9 @@ export function createBoard(root, { act }) {
 
   function analysisPanel(msg, a) {
     const box = h("section", { class: "qp-analysis" });
-    box.append(h("h3", { text: `Teacher: hand ${a.hand} odds` }));
+    box.append(h("h3", { text: tr("Teacher: hand %(hand)s odds", { hand: a.hand }) }));
     const table = h("table", { class: "qp-result-table" });
-    table.append(h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Cards P(1)" }), h("th", { text: "Expected pub./exact", title: "Expected score from public knowledge / from the true state" }), h("th", { text: "Win · tie" })));
+    table.append(h("tr", {}, h("th", { text: _("Player") }), h("th", { text: _("Cards P(1)") }), h("th", { text: _("Expected pub./exact"), title: _("Expected score from public knowledge / from the true state") }), h("th", { text: _("Win · tie") })));
     const f = (x, d = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
     for (let s = 0; s < msg.view.players; s++) {
       if (!a.expected_public || a.expected_public[s] === null) continue;
@@ -478,12 +481,12 @@ export function createBoard(root, { act }) {
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return Math.max(0, holdUntil - Date.now()); },
     prompt(msg) {
-      if (!legalCards(msg).length && canDeclare(msg)) return "Declare measurement.";
-      if (!picked) return canDeclare(msg) ? "Take a community card, or declare measurement." : "Take a community card, then pick its target qubit.";
+      if (!legalCards(msg).length && canDeclare(msg)) return _("Declare measurement.");
+      if (!picked) return canDeclare(msg) ? _("Take a community card, or declare measurement.") : _("Take a community card, then pick its target qubit.");
       const kind = msg.view.community[picked.card].kind;
-      if (kind === "SWAP" && picked.own === undefined) return "SWAP: pick one of your qubits.";
-      if (kind === "SWAP") return "SWAP: pick another player's qubit.";
-      return OWN_KINDS.has(kind) ? `${kind}: pick one of your qubits.` : `${kind}: pick another player's qubit.`;
+      if (kind === "SWAP" && picked.own === undefined) return _("SWAP: pick one of your qubits.");
+      if (kind === "SWAP") return _("SWAP: pick another player's qubit.");
+      return OWN_KINDS.has(kind) ? tr("%(kind)s: pick one of your qubits.", { kind }) : tr("%(kind)s: pick another player's qubit.", { kind });
     },
   };
 }

@@ -1,5 +1,6 @@
 // Quantum tic-tac-toe board: spooky marks with subscripts, entanglement links, collapse choice
 // with both outcomes previewed, the cascade animated, lines and scores.
+import { _, tr } from "../js/i18n.js";
 import { h, svg } from "../js/svg.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
@@ -17,32 +18,33 @@ function markText(player, move, x, y, size, cls) {
   return t;
 }
 
-// every sentence this board says, in one place (English; the page translates the rest)
+// every sentence this board says, in one place (in the reader's language, static/js/i18n.js)
 const TEXT = {
-  first: (sq) => `First mark on square ${sq}: now pick the second square.`,
-  unpicked: (sq) => `Square ${sq} is free again: pick the first square of your move.`,
-  pickTwo: "Pick two squares for your spooky marks.",
-  lastMove: "Last move: pick the open square.",
-  classical: (sq, m) => `Square ${sq} is classical (${m.player}${m.move} is there for good): pick a square without a big mark.`,
-  notYourTurn: (mark) => `It is ${mark}'s turn: wait for their move.`,
-  notChooser: (mark) => `${mark} chooses where the cycle collapses: wait for their choice.`,
-  notInCycle: (sq, squares) => `Square ${sq} is not a choice of this measurement: choose square ${squares.join(" or ")}.`,
-  collapse: "Choose where the cycle collapses (point at or focus a square to preview).",
-  spectator: "You are watching this match.",
-  over: "The game is over.",
+  first: (sq) => tr("First mark on square %(square)s: now pick the second square.", { square: sq }),
+  unpicked: (sq) => tr("Square %(square)s is free again: pick the first square of your move.", { square: sq }),
+  pickTwo: _("Pick two squares for your spooky marks."),
+  lastMove: _("Last move: pick the open square."),
+  classical: (sq, m) => tr("Square %(square)s is classical (%(mark)s is there for good): pick a square without a big mark.", { square: sq, mark: `${m.player}${m.move}` }),
+  notYourTurn: (mark) => tr("It is %(mark)s's turn: wait for their move.", { mark }),
+  notChooser: (mark) => tr("%(mark)s chooses where the cycle collapses: wait for their choice.", { mark }),
+  notInCycle: (sq, squares) => tr("Square %(square)s is not a choice of this measurement: choose square %(a)s or %(b)s.", { square: sq, a: squares[0], b: squares[1] }),
+  collapse: _("Choose where the cycle collapses (point at or focus a square to preview)."),
+  spectator: _("You are watching this match."),
+  over: _("The game is over."),
   // said to screen readers when a move arrives (built from the events' fields)
-  placed: (player, a, b) => `${player} placed a spooky mark on ${a} and ${b}`,
-  lastSquare: (player, sq) => `${player} placed a classical mark on the last square, ${sq}`,
-  cycle: (mark, squares, chooser) => `Measurement: ${mark} closed the cycle of squares ${squares.join(", ")}. ${chooser} chooses where ${mark} lands`,
-  collapsed: (player, mark, sq) => `${player} collapsed ${mark} into square ${sq}`,
-  nowClassical: (sq, player, move) => `square ${sq} is now ${player}${move}`,
-  line: (player, squares) => `${player} has the line ${squares.join(", ")}`,
-  winner: (player) => `Game over: ${player} wins`,
-  draw: "Game over: a draw",
+  placed: (player, a, b) => tr("%(player)s placed a spooky mark on %(a)s and %(b)s", { player, a, b }),
+  lastSquare: (player, sq) => tr("%(player)s placed a classical mark on the last square, %(square)s", { player, square: sq }),
+  cycle: (mark, squares, chooser) => tr("Measurement: %(mark)s closed the cycle of squares %(squares)s. %(chooser)s chooses where %(mark)s lands", { mark, squares: squares.join(", "), chooser }),
+  collapsed: (player, mark, sq) => tr("%(player)s collapsed %(mark)s into square %(square)s", { player, mark, square: sq }),
+  nowClassical: (sq, player, move) => tr("square %(square)s is now %(mark)s", { square: sq, mark: `${player}${move}` }),
+  line: (player, squares) => tr("%(player)s has the line %(squares)s", { player, squares: squares.join(", ") }),
+  winner: (player) => tr("Game over: %(player)s wins", { player }),
+  draw: _("Game over: a draw"),
   // a collapse choice says what it would do (the preview a pointer sees on hover)
-  choiceLabel: (outcome) => `. Choose it and ${outcome.map((p) => `${p.player}${p.move} lands on ${p.square}`).join(", ")}`,
-  cellLabel: (sq, cell) => cell.classical ? `Square ${sq}: ${cell.classical.player}${cell.classical.move}, classical`
-    : `Square ${sq}: ${cell.spooky.length ? cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") + " spooky" : "empty"}`,
+  choiceLabel: (outcome) => ". " + tr("Choose it and %(outcome)s", { outcome: outcome.map((p) => tr("%(mark)s lands on %(square)s", { mark: `${p.player}${p.move}`, square: p.square })).join(", ") }),
+  cellLabel: (sq, cell) => cell.classical ? tr("Square %(square)s: %(mark)s, classical", { square: sq, mark: `${cell.classical.player}${cell.classical.move}` })
+    : cell.spooky.length ? tr("Square %(square)s: %(marks)s spooky", { square: sq, marks: cell.spooky.map((m) => `${m.player}${m.move}`).join(", ") })
+      : tr("Square %(square)s: empty", { square: sq }),
 };
 const CASCADE_STEP_MS = 350; // one classical mark after the other (matches the CSS delay)
 const APPEAR_MS = 500;
@@ -58,7 +60,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   hintBox.id = "qttt-hint";
   hintBox.setAttribute("role", "status");
   hintBox.setAttribute("aria-live", "polite");
-  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": "Quantum tic-tac-toe board" });
+  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": _("Quantum tic-tac-toe board") });
   const side = document.createElement("div");
   side.className = "qttt-side";
   boardCol.append(hintBox, board);
@@ -256,20 +258,20 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (v.collapse) {
       const c = v.collapse;
       const mover = c.move % 2 === 1 ? "X" : "O";
-      side.append(h("h3", {}, `Measurement! Move ${mover}${c.move} closed a cycle.`));
+      side.append(h("h3", {}, tr("Measurement! Move %(mark)s closed a cycle.", { mark: `${mover}${c.move}` })));
       const chooserIsMe = msg.seat !== null && msg.seat === c.chooser;
-      side.append(h("p", {}, chooserIsMe ? `You choose where ${mover}${c.move} lands:` : "The other player chooses the outcome. The two possible outcomes:"));
+      side.append(h("p", {}, chooserIsMe ? tr("You choose where %(mark)s lands:", { mark: `${mover}${c.move}` }) : _("The other player chooses the outcome. The two possible outcomes:")));
       for (const sq of c.squares) {
         const outcome = (c.previews || {})[String(sq)] || [];
         const box = document.createElement("div");
         box.className = "outcome" + (previewSquare === sq ? " hover" : "");
         box.dataset.outcome = sq;
-        box.append(h("strong", {}, `${mover}${c.move} → square ${sq}`));
+        box.append(h("strong", {}, tr("%(mark)s → square %(square)s", { mark: `${mover}${c.move}`, square: sq })));
         box.append(h("div", { class: "muted" }, outcome.map((p) => `${p.player}${p.move}→${p.square}`).join(", ")));
         if (legalCollapses(msg).some((a) => a.collapse === sq)) {
           const b = document.createElement("button");
           b.className = "button";
-          b.textContent = `Choose square ${sq}`;
+          b.textContent = tr("Choose square %(square)s", { square: sq });
           b.dataset.collapse = sq;
           b.addEventListener("click", () => act({ collapse: sq }));
           b.addEventListener("mouseenter", () => setPreview(sq));
@@ -281,15 +283,15 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         side.append(box);
       }
     } else if (v.phase !== "over") {
-      side.append(h("h3", {}, `Move ${v.move_number}`));
-      side.append(h("p", { class: "muted" }, "A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured."));
+      side.append(h("h3", {}, tr("Move %(n)s", { n: v.move_number })));
+      side.append(h("p", { class: "muted" }, _("A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured.")));
     }
     if (v.lines && v.lines.length) {
-      side.append(h("h3", {}, "Lines"));
-      for (const line of v.lines) side.append(h("div", {}, `${line.player}: squares ${line.squares.join("-")} (time ${line.time}) scores ${line.points}`));
+      side.append(h("h3", {}, _("Lines")));
+      for (const line of v.lines) side.append(h("div", {}, tr("%(player)s: squares %(squares)s (time %(time)s) scores %(points)s", { player: line.player, squares: line.squares.join("-"), time: line.time, points: line.points })));
     }
     if (v.history && v.history.length) {
-      side.append(h("h3", {}, "Moves"));
+      side.append(h("h3", {}, _("Moves")));
       side.append(h("div", { class: "mono history" }, v.history.join(" ")));
     }
   }

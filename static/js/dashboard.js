@@ -1,23 +1,28 @@
 // The teacher's live dashboard: students appear as they join; pair, start, watch, remove, lock, end.
+import { _, nt, tr } from "./i18n.js";
 import { connect, el } from "./live.js";
 
 const TEXT = {
-  state: { joined: "joined", seated: "seated", playing: "playing", finished: "finished", removed: "removed" },
-  table: (n) => `table ${n}`,
-  moves: (n) => `${n} moves`,
-  toAct: (names) => `to act: ${names}`,
-  ended: "Session ended",
-  remove: "remove",
-  readmit: "let back in",
-  confirmRemove: (name) => `Remove ${name}? A bot takes their seat.`,
-  claimed: "Claimed routes",
-  noRoutes: "no route claimed yet",
-  closest: (names) => `Closest to a mission: ${names}`,
-  cards: (n) => `${n} card${n === 1 ? "" : "s"} to claim`,
-  connected: "connected: may run",
-  blocked: "blocked",
-  completed: (name, mission) => `${name} completed ${mission}`,
+  state: { joined: _("joined"), seated: _("seated"), playing: _("playing"), finished: _("finished"), removed: _("removed") },
+  status: { open: _("open"), locked: _("locked"), ended: _("ended"), waiting: _("waiting to start"), playing: _("playing"),
+            finished: _("finished"), abandoned: _("abandoned") },
+  table: (n) => tr("table %(n)s", { n }),
+  tableTitle: (n) => tr("Table %(number)s", { number: n }),
+  moves: (n) => nt("%(n)s move", "%(n)s moves", n),
+  toAct: (names) => tr("to act: %(names)s", { names }),
+  ended: _("Session ended"),
+  remove: _("remove"),
+  readmit: _("let back in"),
+  confirmRemove: (name) => tr("Remove %(name)s? A bot takes their seat.", { name }),
+  claimed: _("Claimed routes"),
+  noRoutes: _("no route claimed yet"),
+  closest: (names) => tr("Closest to a mission: %(names)s", { names }),
+  cards: (n) => nt("%(n)s card to claim", "%(n)s cards to claim", n),
+  connected: _("connected: may run"),
+  blocked: _("blocked"),
+  completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
 };
+const statusText = (s) => TEXT.status[s] || s;
 
 // Ticket-to-Ride tables: the claimed routes, and each player's mission with how many cards
 // they still need (the teacher only: missions are secret to the students)
@@ -58,7 +63,7 @@ export function dashboard(sessionId, initial) {
     if (cmd === "seat_table") {
       const size = state.session.table_size;
       const ids = [...selected];
-      if (!ids.length) { $("dash-error").textContent = "Tick the students to seat together first."; $("dash-error").classList.remove("hidden"); return; }
+      if (!ids.length) { $("dash-error").textContent = _("Tick the students to seat together first."); $("dash-error").classList.remove("hidden"); return; }
       const command = { type: "seat_table", participants: ids, bots: Math.max(0, size - ids.length) };
       const map = $("table-map");  // Ticket-to-Ride: this table on a map of the class
       if (map && map.value) command.ticket_map = Number(map.value);
@@ -67,7 +72,7 @@ export function dashboard(sessionId, initial) {
       return;
     }
     if (cmd === "lock") { send({ type: state.session.status === "locked" ? "unlock" : "lock" }); return; }
-    if (cmd === "end" && !confirm("End the session? The join code stops working.")) return;
+    if (cmd === "end" && !confirm(_("End the session? The join code stops working."))) return;
     send({ type: cmd });
   }));
   $("show-odds").addEventListener("change", (e) => send({ type: "show_odds", show: e.target.checked }));
@@ -75,8 +80,8 @@ export function dashboard(sessionId, initial) {
 
   function render() {
     const s = state.session;
-    $("session-status").textContent = s.status;
-    $("lock-btn").textContent = s.status === "locked" ? "Unlock" : "Lock";
+    $("session-status").textContent = statusText(s.status);
+    $("lock-btn").textContent = s.status === "locked" ? _("Unlock") : _("Lock");
     $("show-odds").checked = s.show_odds;
     if (document.activeElement !== $("participant-cap")) $("participant-cap").value = s.max_participants;
     $("student-count").textContent = `(${state.participants.filter((p) => p.state !== "removed").length})`;
@@ -89,7 +94,7 @@ export function dashboard(sessionId, initial) {
     }
     $("students").replaceChildren(...state.participants.map((p) => {
       const gone = p.state === "removed";
-      const box = el("input", { type: "checkbox", "aria-label": `select ${p.name}`, disabled: p.table !== null || gone });
+      const box = el("input", { type: "checkbox", "aria-label": tr("select %(name)s", { name: p.name }), disabled: p.table !== null || gone });
       box.checked = selected.has(p.id) && !gone;
       box.addEventListener("change", () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
       return el("li", { class: `student ${p.state}`, "data-participant": p.id, "data-state": p.state },
@@ -103,17 +108,17 @@ export function dashboard(sessionId, initial) {
     }));
     $("tables").replaceChildren(...state.tables.map((t) => {
       const scores = t.outcome ? t.outcome.scores : null;
-      const acting = (t.to_act || []).map((i) => (t.seats.find((x) => x.index === i) || { name: `seat ${i}` }).name);
+      const acting = (t.to_act || []).map((i) => (t.seats.find((x) => x.index === i) || { name: tr("seat %(n)s", { n: i }) }).name);
       return el("div", { class: `table-card ${t.status}`, "data-table": t.number, "data-status": t.status },
-        el("h3", {}, `Table ${t.number}`, el("span", { class: "pill status" }, t.status)),
+        el("h3", {}, TEXT.tableTitle(t.number), el("span", { class: "pill status" }, statusText(t.status))),
         el("ul", {}, t.seats.map((seat) => el("li", { class: "seat" + ((t.to_act || []).includes(seat.index) ? " acting" : ""), "data-seat": seat.index },
           seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
         t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         ticketBox(t),
-        el("a", { class: "button small", href: t.watch_url, target: "_blank" }, "Watch"), " ",
-        ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, "Replay") : "");
+        el("a", { class: "button small", href: t.watch_url, target: "_blank" }, _("Watch")), " ",
+        ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, _("Replay")) : "");
     }));
   }
   render();

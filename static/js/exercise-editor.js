@@ -1,5 +1,6 @@
 // The exercise editor: compose a QTris starting position visually or as JSON (the engine's
 // options), validate it on the server (the engine's own setup) and see it drawn by the real board.
+import { _, tr } from "./i18n.js";
 import { h } from "./svg.js";
 
 const TILES = [
@@ -84,12 +85,12 @@ export async function editor({ validateUrl, boardUrl }) {
   function renderPairs() {
     const box = $("ex-pairs");
     box.replaceChildren(...st.pairs.map((p, i) => {
-      const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, "aria-label": `pair ${i + 1}, square ${k + 1}`, onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
+      const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, "aria-label": tr("pair %(n)s, square %(k)s", { n: i + 1, k: k + 1 }), onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
         [1, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => h("option", { value: s, selected: p.squares[k] === s }, `square ${s}`)));
       return h("div", { class: "row ex-pair" }, sqSel(0), sqSel(1),
-        h("select", { "data-pair-state": i, "aria-label": `pair ${i + 1}, Bell state`, onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
-        h("select", { "aria-label": `pair ${i + 1}, decoration`, onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || "no decoration"))),
-        h("button", { type: "button", class: "link danger", onclick: () => { st.pairs.splice(i, 1); changed(); } }, "remove"));
+        h("select", { "data-pair-state": i, "aria-label": tr("pair %(n)s, Bell state", { n: i + 1 }), onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
+        h("select", { "aria-label": tr("pair %(n)s, decoration", { n: i + 1 }), onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || _("no decoration")))),
+        h("button", { type: "button", class: "link danger", onclick: () => { st.pairs.splice(i, 1); changed(); } }, _("remove")));
     }));
   }
 
@@ -120,17 +121,17 @@ export async function editor({ validateUrl, boardUrl }) {
     let options;
     const out = $("ex-result");
     try { options = JSON.parse($("ex-json").value); } catch (err) {
-      out.className = "ex-result error"; out.textContent = `The JSON is not valid: ${err.message}`; return false;
+      out.className = "ex-result error"; out.textContent = tr("The JSON is not valid: %(error)s", { error: err.message }); return false;
     }
     const reply = await fetch(validateUrl, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ variant: $("ex-variant").value, options }) }).then((r) => r.json()).catch(() => ({ ok: false, message: "Could not reach the server." }));
+      body: JSON.stringify({ variant: $("ex-variant").value, options }) }).then((r) => r.json()).catch(() => ({ ok: false, message: _("Could not reach the server.") }));
     if (!reply.ok) {
       out.className = "ex-result error"; out.dataset.state = "bad"; out.textContent = reply.message;
       return false;
     }
     out.className = "ex-result ok"; out.dataset.state = "ok";
     const a = reply.payload.analysis;
-    out.textContent = `A valid position. White wins ${Math.round(100 * a.p_win.white)}%, Black ${Math.round(100 * a.p_win.black)}%, tie ${Math.round(100 * a.p_win.tie)}% if nobody played a card.`;
+    out.textContent = tr("A valid position. White wins %(white)s %, Black %(black)s %, tie %(tie)s % if nobody played a card.", { white: Math.round(100 * a.p_win.white), black: Math.round(100 * a.p_win.black), tie: Math.round(100 * a.p_win.tie) });
     board.render(reply.payload, { animate: false });
     return true;
   }
@@ -162,7 +163,7 @@ export async function editor({ validateUrl, boardUrl }) {
   $("ex-validate").addEventListener("click", () => validate());
   $("ex-load-json").addEventListener("click", () => {
     try { fromOptions(JSON.parse($("ex-json").value)); renderAll(); validate(); } catch (err) {
-      $("ex-result").className = "ex-result error"; $("ex-result").textContent = `Cannot load: ${err.message}`;
+      $("ex-result").className = "ex-result error"; $("ex-result").textContent = tr("Cannot load: %(error)s", { error: err.message });
     }
   });
   // a pasted or saved position (the server re-renders the text after an error) wins over the default

@@ -2,6 +2,8 @@
 // The server closes a socket idle for a while (code 4408; a visible page pings every minute so
 // only hidden tabs go idle) and refuses one too many for this browser (4429): a hidden page
 // reconnects when it is shown again, a visible one at once (4429: after a pause).
+import { t } from "./i18n.js";
+
 const PING_MS = 60000;
 const CLOSE_IDLE = 4408, CLOSE_TOO_MANY = 4429;
 export function connect(path, { onMessage, onStatus = () => {} }) {
@@ -56,9 +58,11 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-// engines name seats "Player 1", "Player 2", …: the students' names instead
+// engines name seats "Player 1", "Player 2", … (in the reader's language): the students' names instead
+const PLAYER_N = t("Player %(number)s", { number: "\u0000" });
+const PLAYER_RE = new RegExp("(?<![\\p{L}\\d])" + PLAYER_N.split("\u0000").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(\\d+)") + "(?![\\p{L}\\d])", "gu");
 export function namedSeats(text, seats) {
-  return text.replace(/\bPlayer (\d)\b/g, (all, n) => {
+  return text.replace(PLAYER_RE, (all, n) => {
     const seat = seats.find((s) => s.index === Number(n) - 1);
     return seat ? seat.name : all;
   });

@@ -1,14 +1,15 @@
+import { _, t } from "./i18n.js";
 import { connect, el } from "./live.js";
 
 const TEXT = {
-  gone: "This session is no longer available.",
-  ended: "The class session has ended. Thanks for playing!",
-  replays: "Your replays:",
-  waitingStart: (table) => `You are at ${table}. Waiting for the teacher to start…`,
-  over: "Your game is over. Waiting for your teacher to seat you for the next game…",
-  waitingSeat: "Waiting for your teacher to seat you at a table…",
-  goTable: "Go to my table",
-  lastGame: "See my last game",
+  gone: _("This session is no longer available."),
+  ended: _("The class session has ended. Thanks for playing!"),
+  replays: _("Your replays:"),
+  waitingStart: (table) => t("You are at %(table)s. Waiting for the teacher to start…", { table }),
+  over: _("Your game is over. Waiting for your teacher to seat you for the next game…"),
+  waitingSeat: _("Waiting for your teacher to seat you at a table…"),
+  goTable: _("Go to my table"),
+  lastGame: _("See my last game"),
 };
 
 export function lobby(sessionId, initial) {

@@ -1,12 +1,13 @@
 // The live match page: one socket, the game's board module renders the seat's view.
+import { _, t } from "./i18n.js";
 import { connect, el, namedSeats, seatSide } from "./live.js";
 
 const TEXT = {
-  removed: "Your teacher removed you from this session.",
-  ended: "The class session has ended. Thanks for playing!",
-  replays: "Your replays",
-  thisReplay: "Replay of this game",
-  measuring: "Measuring…",
+  removed: _("Your teacher removed you from this session."),
+  ended: _("The class session has ended. Thanks for playing!"),
+  replays: _("Your replays"),
+  thisReplay: _("Replay of this game"),
+  measuring: _("Measuring…"),
 };
 const LOG_LINES = 1000;
 const SIGNAL_LINES = 6;
@@ -24,7 +25,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     act(action) {
       if (!current) return;
       $("error").classList.add("hidden");
-      if (!sock.send({ type: "act", seq: current.seq, action })) showError("Not connected: reconnecting, try again in a moment.");
+      if (!sock.send({ type: "act", seq: current.seq, action })) showError(_("Not connected: reconnecting, try again in a moment."));
     },
     // the board's prompt changed without a new state (a card or a first square picked)
     promptChanged() { if (current) renderTurn(current, board.settleMs ? board.settleMs() : 0); },
@@ -36,7 +37,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
         previews.get(key).push(resolve);
         if (!sock.send({ type: "preview", action })) {
           previews.delete(key);
-          resolve({ ok: false, code: "offline", message: "Not connected." });
+          resolve({ ok: false, code: "offline", message: _("Not connected.") });
         }
       });
     },
@@ -58,7 +59,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   }
 
   function onStatus(status) {
-    const text = { live: "live", reconnecting: "reconnecting…", refused: "no access" }[status] || status;
+    const text = { live: _("live"), reconnecting: _("reconnecting…"), refused: _("no access") }[status] || status;
     $("conn").textContent = text;
     $("conn").className = "pill " + status;
     if (status === "live") sock.send({ type: "sync" });
@@ -112,7 +113,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     }
   }
 
-  function seatName(msg, i) { const s = msg.seats.find((x) => x.index === i); return s ? s.name : `seat ${i}`; }
+  function seatName(msg, i) { const s = msg.seats.find((x) => x.index === i); return s ? s.name : t("seat %(n)s", { n: i }); }
 
   function renderPlayers(msg) {
     const box = $("players");
@@ -120,7 +121,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       class: "player" + (msg.to_act.includes(s.index) ? " acting" : "") + (s.index === msg.seat ? " me" : ""),
       "data-seat": s.index,
       "aria-current": msg.to_act.includes(s.index) ? "true" : null,  // whose turn: not by colour alone
-    }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " (you)" : ""))));
+    }, sideLabel(msg, s.index) + s.name + (s.index === msg.seat ? " " + _("(you)") : ""))));
   }
   function sideLabel(msg, i) {
     const side = board.seatLabel ? board.seatLabel(i, msg) : seatSide(msg.view, i);
@@ -140,26 +141,27 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
         resultTimer = setTimeout(() => renderTurn(msg), settleMs);
         return;
       }
-      turn.textContent = "Game over";
+      turn.textContent = _("Game over");
       const scores = msg.outcome.scores || [];
       const winners = msg.outcome.winners || [];
       const line = msg.seats.map((s) => `${s.name}: ${scores[s.index] ?? "–"}`).join(" · ");
+      const who = winners.map((w) => seatName(msg, w)).join(", ");
       // a co-operative game's board says it its own way (won or lost together)
       const own = board.verdict ? board.verdict(msg.outcome, msg.seats) : null;
-      const verdict = own || (winners.length === 0 ? "A draw." : winners.map((w) => seatName(msg, w)).join(" and ") + (winners.length > 1 ? " win!" : " wins!"));
+      const verdict = own || (winners.length === 0 ? _("A draw.") : winners.length > 1 ? t("%(names)s win!", { names: who }) : t("%(name)s wins!", { name: who }));
       result.replaceChildren(el("h2", {}, verdict), el("p", { class: "scores" }, line),
-        el("a", { class: "button", href: replayUrl }, "Open the replay"), " ",
-        lobbyUrl ? el("a", { class: "button secondary", href: lobbyUrl }, "Back to the lobby (next game)") : "");
+        el("a", { class: "button", href: replayUrl }, _("Open the replay")), " ",
+        lobbyUrl ? el("a", { class: "button secondary", href: lobbyUrl }, _("Back to the lobby (next game)")) : "");
       result.classList.remove("hidden");
       return;
     }
     result.classList.add("hidden");
-    if (msg.status === "waiting") { turn.textContent = "Waiting for the teacher to start this table…"; return; }
-    if (msg.status === "abandoned") { turn.textContent = "This match was stopped by the teacher."; return; }
+    if (msg.status === "waiting") { turn.textContent = _("Waiting for the teacher to start this table…"); return; }
+    if (msg.status === "abandoned") { turn.textContent = _("This match was stopped by the teacher."); return; }
     const names = msg.to_act.map((i) => seatName(msg, i));
     const mine = msg.seat !== null && msg.to_act.includes(msg.seat);
     const hint = board.prompt ? board.prompt(msg) : "";
-    turn.textContent = mine ? `Your turn. ${hint}` : `Waiting for ${names.join(" and ")}…`;
+    turn.textContent = mine ? `${_("Your turn.")} ${hint}` : t("Waiting for %(names)s…", { names: names.join(", ") });
     turn.classList.toggle("mine", mine);
   }
 

@@ -1,4 +1,5 @@
 // Step back and forth through every move of a finished match, rebuilt by the engine.
+import { _, t } from "./i18n.js";
 import { el, namedSeats, seatSide } from "./live.js";
 
 export async function replay({ boardUrl, frames, seats, outcome }) {
@@ -19,9 +20,9 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
     const last = i === frames.length - 1;
     board.render({ view: f.view, legal: [], seat: null, to_act: [], events: f.events, outcome: last ? outcome : null,
                    replay: true, seats }, { animate });
-    $("step").textContent = `step ${i} / ${frames.length - 1}`;
+    $("step").textContent = t("step %(i)s / %(n)s", { i, n: frames.length - 1 });
     const said = f.events.map((e) => e.text).filter(Boolean).map((t) => namedSeats(t, seats)).join(" · ");
-    $("step-text").textContent = i === 0 ? "The start." : said || JSON.stringify(f.action);
+    $("step-text").textContent = i === 0 ? _("The start.") : said || JSON.stringify(f.action);
     if (last && outcome) $("step-text").textContent += " · " + verdict(outcome);
     scrub.value = i;
   }
@@ -30,8 +31,9 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
     if (own) return own;
     const winners = o.winners || [];
     const scores = seats.map((s) => `${s.name}: ${(o.scores || [])[s.index] ?? "–"}`).join(", ");
-    if (!winners.length) return `A draw (${scores}).`;
-    return `${winners.map((w) => (seats.find((s) => s.index === w) || { name: `seat ${w}` }).name).join(" and ")} won (${scores}).`;
+    if (!winners.length) return t("A draw (%(scores)s).", { scores });
+    const names = winners.map((w) => (seats.find((s) => s.index === w) || { name: t("seat %(n)s", { n: w }) }).name).join(", ");
+    return t("%(names)s won (%(scores)s).", { names, scores });
   }
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(i - 1);

@@ -119,7 +119,8 @@ def test_moves_are_numbered_over_the_whole_game_x_odd_o_even():
     assert G.to_act(state) == [0]
     _, events = act(state, {"squares": [9, 1]})
     assert events == [{"type": "move", "seat": 0, "player": "X", "move": 5,
-                       "squares": [1, 9], "text": "X5 on 1 and 9"}]
+                       "squares": [1, 9], "code": "move",
+                       "params": {"mark": "X5", "a": 1, "b": 9}, "text": "X5 on 1 and 9"}]
 
 
 def test_spooky_move_order_is_normalised():

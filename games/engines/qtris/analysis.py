@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 import quantum
+from games.engines.base import message
 
 from . import tiles as T
 from .board import Board, component_index, joint_distribution, members_of, p_white
@@ -47,6 +48,21 @@ def _kets(board: Board) -> list[dict[str, Any]]:
                             "name": T.tile_name(tile)})
         out.append({"squares": list(comp["squares"]), "members": members})
     return out
+
+
+def describe_square_message(board: Board, s: int) -> dict:
+    """``describe_square`` as a translatable message (see texts.EXPLAIN_TEXTS)."""
+    comp = board[component_index(board, s)]
+    ms = members_of(comp)
+    if len(ms) == 1:
+        name = T.tile_name_message(ms[0][0])
+    else:
+        name = message("mixture_of", members=[message("member", name=T.tile_name_message(t), weight=str(w))
+                                               for t, w in ms])
+    if len(comp["squares"]) == 2:
+        other = [x for x in comp["squares"] if x != s][0]
+        name = message("with_square", name=name, other=other)
+    return name
 
 
 def describe_square(board: Board, s: int) -> str:

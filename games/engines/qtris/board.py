@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 import quantum
-from games.engines.base import is_int
+from games.engines.base import event, is_int, message
 
 from . import tiles as T
+from .texts import EVENT_TEXTS, colour
 from .weights import ONE, Weight, from_probability, parse
 
 Board = list[dict[str, Any]]
@@ -352,17 +353,12 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
         else:
             bits[sq[0] - 1], bits[sq[1] - 1] = pick >> 1, pick & 1
             colours = ["white" if b == 0 else "black" for b in (pick >> 1, pick & 1)]
-        where = f"square {sq[0]}" if len(sq) == 1 else f"squares {sq[0]} and {sq[1]}"
-        if certain:
-            how = "certain, no roll"
-        elif d100 is None:
-            how = "an outcome too unlikely for the d100 table"
-        else:
-            how = f"rolled {d100} on the d100"
-        events.append({"type": "measure", "code": "measure_roll" if d100 else "measure_certain"
-                       if certain else "measure_off_table", "squares": list(sq), "d100": d100,
-                       "result": colours, "probabilities": dist,
-                       "text": f"{where}: {how} → {', '.join(colours)}"})
+        where = (message("square", square=sq[0]) if len(sq) == 1
+                 else message("squares", a=sq[0], b=sq[1]))
+        code = "measure_roll" if d100 else "measure_certain" if certain else "measure_off_table"
+        events.append(event(EVENT_TEXTS, "measure", code,
+                            {"where": where, "d100": d100, "colours": [colour(c) for c in colours]},
+                            squares=list(sq), d100=d100, result=colours, probabilities=dist))
     return bits, events
 
 

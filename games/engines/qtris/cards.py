@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 import quantum
-from games.engines.base import IllegalAction, is_int
+from games.engines.base import IllegalAction, gettext_noop, is_int
 
 from . import tiles as T
 from .board import Board, component_index, make_component, members_of, sort_board
@@ -46,7 +46,12 @@ def full_deck(variant: str) -> list[str]:
 
 
 class CardError(Exception):
-    def __init__(self, code: str, message: str):
+    """A card that cannot be played there; ``message`` is a msgid with ``params`` (as for
+    ``IllegalAction``), so the platform can say it in the reader's language."""
+
+    def __init__(self, code: str, message: str, params: dict | None = None):
+        self.msgid, self.params = message, params
+        message = message % params if params else message
         super().__init__(message)
         self.code = code
         self.message = message
@@ -79,9 +84,10 @@ def play_single(board: Board, variant: str, card: str, square: int
             expected = _toggle(expected, "H")
         new = T.recognise(psi, tiles, expected)
         if new is None:
-            raise CardError("not_a_tile", f"{card} on square {square} would turn the "
-                            f"{T.tile_name(tile)} into a state that is not a tile of the "
-                            f"{variant} variant")
+            raise CardError("not_a_tile", gettext_noop(
+                "%(card)s on square %(square)s would turn the %(tile)s into a state that is not "
+                "a tile of the %(variant)s variant"),
+                {"card": card, "square": square, "tile": T.tile_name(tile), "variant": variant})
         new_members.append((new, w))
     new_comps = make_component(comp["squares"], new_members)
     if len(physical) == 1:
@@ -96,7 +102,7 @@ def play_cx(board: Board, variant: str, control: int, target: int
     """Play CX with ``control`` and ``target`` squares."""
     tiles = T.tile_set(variant)
     if control == target:
-        raise CardError("same_square", "CX needs two different squares")
+        raise CardError("same_square", gettext_noop("CX needs two different squares"))
     ic, it = component_index(board, control), component_index(board, target)
     squares = sorted([control, target])
     if ic == it:
@@ -105,23 +111,26 @@ def play_cx(board: Board, variant: str, control: int, target: int
     else:
         if len(board[ic]["squares"]) == 2 or len(board[it]["squares"]) == 2:
             sq = control if len(board[ic]["squares"]) == 2 else target
-            raise CardError("pair_cx", f"square {sq} is part of a pair: a CX between a square "
-                            "of a pair and another square is not allowed")
+            raise CardError("pair_cx", gettext_noop(
+                "square %(square)s is part of a pair: a CX between a square of a pair and another "
+                "square is not allowed"), {"square": sq})
         first, second = (board[ic], board[it]) if control < target else (board[it], board[ic])
         pairs = [([a, b], wa * wb) for a, wa in members_of(first) for b, wb in members_of(second)]
     for tile, _w in pairs:
         if T.is_decorated(tile):
-            raise CardError("decorated_cx", "CX acts only on undecorated tiles "
-                            f"(the {T.tile_name(tile)} is decorated)")
+            raise CardError("decorated_cx", gettext_noop(
+                "CX acts only on undecorated tiles (the %(tile)s is decorated)"),
+                {"tile": T.tile_name(tile)})
     qc, qt = squares.index(control), squares.index(target)
     new_members = []
     for tile, w in pairs:
         psi = quantum.apply(T.state(tile), quantum.CX, [qc, qt], 2)
         new = T.recognise(psi, tiles, frozenset())
         if new is None:
-            raise CardError("not_a_tile", f"CX from square {control} to square {target} would "
-                            f"turn the {T.tile_name(tile)} into a state that is not a tile of "
-                            f"the {variant} variant")
+            raise CardError("not_a_tile", gettext_noop(
+                "CX from square %(control)s to square %(target)s would turn the %(tile)s into a "
+                "state that is not a tile of the %(variant)s variant"),
+                {"control": control, "target": target, "tile": T.tile_name(tile), "variant": variant})
         new_members.append((new, w))
     rest = [c for k, c in enumerate(board) if k not in (ic, it)]
     new_comps = make_component(squares, new_members)
@@ -187,7 +196,7 @@ def card_squares(card: str, action: dict) -> list[int]:
     squares = action.get("squares", [])
     if need is None:
         if not isinstance(squares, list) or len(squares) > 1 or not all(is_square(s) for s in squares):
-            raise IllegalAction("bad_squares", "I takes no square (or one square 1–9)")
+            raise IllegalAction("bad_squares", gettext_noop("I takes no square (or one square 1–9)"))
         return []
     if not isinstance(squares, list) or len(squares) != need or not all(is_square(s) for s in squares):
         raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
@@ -204,14 +213,14 @@ def check_play(board: Board, variant: str, hand: list[str], action: dict
     the board as it is and adds no op. Raises IllegalAction saying what is wrong."""
     card = action.get("card")
     if card not in CARDS or card not in deck_composition(variant):
-        raise IllegalAction("unknown_card", f"{card!r} is not a card of this game")
+        raise IllegalAction("unknown_card", gettext_noop("%(card)r is not a card of this game"), {"card": card})
     if card not in hand:
-        raise IllegalAction("not_in_hand", f"there is no {card} card in your hand")
+        raise IllegalAction("not_in_hand", gettext_noop("there is no %(card)s card in your hand"), {"card": card})
     if "discard" in action:
         if set(action) != {"card", "discard"}:
-            raise IllegalAction("bad_action", "this action needs exactly the keys ['card', 'discard']")
+            raise IllegalAction("bad_action", gettext_noop("this action needs exactly the keys ['card', 'discard']"))
         if action["discard"] is not True:
-            raise IllegalAction("bad_action", "discard with {\"discard\": true}")
+            raise IllegalAction("bad_action", gettext_noop("discard with {\"discard\": true}"))
         if legal_targets(board, variant, card):
             raise IllegalAction("has_target", f"the {card} card has a legal target: "
                                 "it may be discarded only when it cannot be played")
@@ -220,5 +229,5 @@ def check_play(board: Board, variant: str, hand: list[str], action: dict
     try:
         after, ops = play(board, variant, card, squares)
     except CardError as exc:
-        raise IllegalAction(exc.code, exc.message) from None
+        raise IllegalAction(exc.code, exc.msgid, exc.params) from None
     return card, squares, after, ops

@@ -40,7 +40,18 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Abilities, Action, Event, IllegalAction, State, chance, is_int
+from games.engines.base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    chance,
+    event,
+    gettext_noop,
+    is_int,
+    message,
+)
 
 from . import tiles as T
 from .analysis import analyse_board
@@ -62,6 +73,7 @@ from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
 from .preview import explain_play
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
+from .texts import EVENT_TEXTS
 
 VARIANTS = ("basic", "advanced", "noise", "s-expansion", "eve")
 SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
@@ -72,8 +84,8 @@ KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "ski
                  "noise_exercise"}
 
 
-def _illegal(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
+def _illegal(code: str, message: str, params: dict | None = None) -> IllegalAction:
+    return IllegalAction(code, message, params)
 
 
 def n_sides_of(variant: str) -> int:
@@ -119,6 +131,7 @@ def turn_order(state: State) -> list[int]:
 class QTris:
     slug = "qtris"
     name = "QTris"
+    event_texts = EVENT_TEXTS
     min_players = 2
     max_players = 9
     variants = VARIANTS
@@ -139,18 +152,21 @@ class QTris:
               options: dict | None = None) -> State:
         options = dict(options or {})
         if variant not in VARIANTS:
-            raise _illegal("bad_variant", f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
+            raise _illegal("bad_variant", gettext_noop("unknown variant %(variant)r (one of %(choices)s)"),
+                           {"variant": variant, "choices": ", ".join(VARIANTS)})
         n_sides = n_sides_of(variant)
         if not is_int(players) or not (max(2, n_sides) <= players <= 9):
-            raise _illegal("bad_players", f"{variant} needs {max(2, n_sides)}–9 players")
+            raise _illegal("bad_players", gettext_noop("%(variant)s needs %(min)s–9 players"),
+                           {"variant": variant, "min": max(2, n_sides)})
         unknown = set(options) - KNOWN_OPTIONS
         if unknown:
-            raise _illegal("bad_option", f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise _illegal("bad_option", gettext_noop("unknown option(s): %(options)s"),
+                           {"options": ", ".join(sorted(unknown))})
         noise_exercise = options.get("noise_exercise", False)
         if not isinstance(noise_exercise, bool):
-            raise _illegal("bad_option", "noise_exercise must be true or false")
+            raise _illegal("bad_option", gettext_noop("noise_exercise must be true or false"))
         if noise_exercise and variant != "noise":
-            raise _illegal("bad_option", "noise_exercise is an option of the noise variant")
+            raise _illegal("bad_option", gettext_noop("noise_exercise is an option of the noise variant"))
         state: State = {
             "game": "qtris", "variant": variant, "seed": seed, "players": players,
             "n_sides": n_sides, "action_number": 0, "phase": "roll",
@@ -172,7 +188,7 @@ class QTris:
             except BoardError as exc:
                 raise _illegal("bad_board", str(exc)) from None
         elif options.get("pairs"):
-            raise _illegal("bad_board", "pairs were given without a board")
+            raise _illegal("bad_board", gettext_noop("pairs were given without a board"))
         else:
             board = random_board(rng, variant)
         self._start_board(state, board)
@@ -185,7 +201,8 @@ class QTris:
             state["colors"] = self._parse_colors(colors, players, n_sides)
         if first_seat is not None:
             if not is_int(first_seat) or not 0 <= first_seat < players:
-                raise _illegal("bad_first_seat", f"first_seat must be a seat 0–{players - 1}")
+                raise _illegal("bad_first_seat", gettext_noop("first_seat must be a seat 0–%(last)s"),
+                               {"last": players - 1})
             state["first_side"] = first_seat % n_sides
         if variant == "eve":
             state["first_side"] = 0
@@ -206,19 +223,22 @@ class QTris:
     @staticmethod
     def _parse_colors(colors: Any, players: int, n_sides: int) -> list[str]:
         if not isinstance(colors, list) or len(colors) not in (n_sides, players):
-            raise _illegal("bad_colors", f"colors must list a colour per side ({n_sides}) or per seat")
+            raise _illegal("bad_colors", gettext_noop("colors must list a colour per side (%(n)s) or per seat"),
+                           {"n": n_sides})
         per_side: dict[int, str] = {}
         for i, c in enumerate(colors):
             if c not in ("white", "black"):
-                raise _illegal("bad_colors", f"colour {c!r} is not 'white' or 'black'")
+                raise _illegal("bad_colors", gettext_noop("colour %(colour)r is not 'white' or 'black'"),
+                               {"colour": c})
             side = i % n_sides
             if per_side.setdefault(side, c) != c:
-                raise _illegal("bad_colors", f"seats of side {side} were given different colours")
+                raise _illegal("bad_colors", gettext_noop("seats of side %(side)s were given different colours"),
+                               {"side": side})
         out = [per_side[s] for s in range(n_sides)]
         if n_sides == 2 and out[0] == out[1]:
-            raise _illegal("bad_colors", "the two sides must play different colours")
+            raise _illegal("bad_colors", gettext_noop("the two sides must play different colours"))
         if n_sides == 3 and (out[0] != out[2] or out[1] == out[0]):
-            raise _illegal("bad_colors", "Alice and Bob share one colour, Eve has the other")
+            raise _illegal("bad_colors", gettext_noop("Alice and Bob share one colour, Eve has the other"))
         return out
 
     def _start_board(self, state: State, board: Board) -> None:
@@ -234,7 +254,7 @@ class QTris:
 
         def check_cards(cards: Any, what: str) -> list[str]:
             if not isinstance(cards, list):
-                raise _illegal("bad_cards", f"{what} must be a list of card names")
+                raise _illegal("bad_cards", gettext_noop("%(what)s must be a list of card names"), {"what": what})
             for c in cards:
                 if c not in allowed:
                     raise _illegal("unknown_card", f"{what}: {c!r} is not a card of the "
@@ -243,11 +263,12 @@ class QTris:
 
         if hands is not None:
             if not isinstance(hands, list) or len(hands) != n_sides:
-                raise _illegal("bad_hands", f"hands must list {n_sides} hands, one per side")
+                raise _illegal("bad_hands", gettext_noop("hands must list %(n)s hands, one per side"), {"n": n_sides})
             hands = [check_cards(h, f"hand {i + 1}") for i, h in enumerate(hands)]
             for i, h in enumerate(hands):
                 if len(h) != HAND_SIZE:
-                    raise _illegal("bad_hands", f"hand {i + 1} has {len(h)} cards, not {HAND_SIZE}")
+                    raise _illegal("bad_hands", gettext_noop("hand %(hand)s has %(n)s cards, not %(size)s"),
+                                   {"hand": i + 1, "n": len(h), "size": HAND_SIZE})
         if deck is not None:
             deck = check_cards(deck, "deck")
         else:
@@ -260,7 +281,7 @@ class QTris:
             rng.shuffle(deck)
         if hands is None:
             if len(deck) < HAND_SIZE * n_sides:
-                raise _illegal("bad_deck", "the deck is too small to deal the hands")
+                raise _illegal("bad_deck", gettext_noop("the deck is too small to deal the hands"))
             hands = [deck[HAND_SIZE * i:HAND_SIZE * (i + 1)] for i in range(n_sides)]
             deck = deck[HAND_SIZE * n_sides:]
         state["hands"] = hands
@@ -285,9 +306,9 @@ class QTris:
         state["hands"][side] += state["deck"][:got]
         state["deck"] = state["deck"][got:]
         if n:
-            events.append({"type": "draw", "side": side, "count": got, "reason": why,
-                           "text": f"{self._name(state, side)} draws {got} card(s)"
-                           + ("" if got == n else " (the deck is empty)")})
+            events.append(event(EVENT_TEXTS, "draw", "draw" if got == n else "draw_deck_empty",
+                                {"side": self._name(state, side), "count": got},
+                                side=side, count=got, reason=why))
 
     @staticmethod
     def _name(state: State, side: int) -> str:
@@ -298,8 +319,8 @@ class QTris:
         side = order[index % len(order)]
         state["turn"] = {"index": index, "side": side,
                          "plays_left": turn_plays(state["variant"], side)}
-        events.append({"type": "turn", "side": side, "turn": index + 1,
-                       "text": f"turn {index + 1}: {self._name(state, side)}"})
+        events.append(event(EVENT_TEXTS, "turn", "turn", {"turn": index + 1, "side": self._name(state, side)},
+                            side=side, turn=index + 1))
         self._draw(state, side, turn_draws(state["variant"], side,
                                            state.get("noise_exercise", False)), events, "turn")
         if not state["hands"][side]:
@@ -312,15 +333,15 @@ class QTris:
             rng = chance(state["seed"], state["action_number"], "noise")
             d10 = rng.randint(1, 10)
             if d10 == 10:
-                events.append({"type": "noise", "side": side, "d10": 10, "square": None,
-                               "text": f"{self._name(state, side)} rolled 10 on the d10: no noise"})
+                events.append(event(EVENT_TEXTS, "noise", "no_noise", {"side": self._name(state, side)},
+                                    side=side, d10=10, square=None))
             else:
                 measured = noise_squares(state["board"], d10)
                 state["board"] = measure_unseen(state["board"], d10, T.tile_set(state["variant"]))
                 state["circuit_ops"].append({"op": "measure", "squares": measured, "basis": "color"})
-                events.append({"type": "noise", "side": side, "d10": d10, "square": d10,
-                               "text": f"{self._name(state, side)} rolled {d10} on the d10: "
-                                       f"square {d10} is measured without looking"})
+                events.append(event(EVENT_TEXTS, "noise", "noise",
+                                    {"side": self._name(state, side), "d10": d10, "square": d10},
+                                    side=side, d10=d10, square=d10))
             if state.get("noise_exercise", False):
                 self._draw(state, side, 2, events, "after noise")
         nxt = turn["index"] + 1
@@ -345,10 +366,10 @@ class QTris:
                                state["scores"][2] + ab]
             state["sets"].append({"set": state["set_number"], "final_board": bits,
                                   "team_qtris": team, "alice_bob_points": ab, "eve_points": eve})
-            events.append({"type": "score", "lines": lines, "set": state["set_number"],
-                           "text": f"set {state['set_number']}: Alice and Bob made {team} "
-                                   f"qtris → +{ab} for them, +{eve} for Eve "
-                                   f"(total {state['scores'][0]}–{state['scores'][1]})"})
+            events.append(event(EVENT_TEXTS, "score", "eve_set_score",
+                                {"set": state["set_number"], "team": team, "ab": ab, "eve": eve,
+                                 "total": f"{state['scores'][0]}\u2013{state['scores'][1]}"},
+                                lines=lines, set=state["set_number"]))
             if max(state["scores"]) >= 3:
                 state["phase"] = "over"
             else:
@@ -356,8 +377,8 @@ class QTris:
             return
         state["scores"] = [lines[c] for c in colors]
         state["phase"] = "over"
-        events.append({"type": "score", "lines": lines,
-                       "text": f"qtris: white {lines['white']}, black {lines['black']}"})
+        events.append(event(EVENT_TEXTS, "score", "score",
+                            {"white": lines["white"], "black": lines["black"]}, lines=lines))
 
     def _new_set(self, state: State, events: list[Event]) -> None:
         state["set_number"] += 1
@@ -367,8 +388,8 @@ class QTris:
         state["eve_measure_used"] = False
         state["final_board"] = None
         state["lines"] = None
-        events.append({"type": "set", "set": state["set_number"],
-                       "text": f"set {state['set_number']} begins on a new board"})
+        events.append(event(EVENT_TEXTS, "set", "new_set", {"set": state["set_number"]},
+                            set=state["set_number"]))
         self._after_order(state, events)
 
     # ------------------------------------------------------------------ queries
@@ -438,7 +459,7 @@ class QTris:
             raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
                            f"(waiting for seats {self.to_act(state)})")
         if not isinstance(action, dict):
-            raise _illegal("bad_action", "an action must be an object")
+            raise _illegal("bad_action", gettext_noop("an action must be an object"))
         new = copy.deepcopy(state)
         new["action_number"] += 1
         events: list[Event] = []
@@ -453,7 +474,7 @@ class QTris:
         elif phase == "operations":
             self._apply_operation(new, side, action, events)
         else:
-            raise _illegal("game_over", "the game is over")
+            raise _illegal("game_over", gettext_noop("the game is over"))
         new["events"] = (new["events"] + events)[-EVENTS_KEPT:]
         return new, events
 
@@ -468,14 +489,14 @@ class QTris:
     def _apply_roll(self, state: State, side: int, action: Action, events: list[Event]) -> None:
         self._expect_keys(action, {"roll"})
         if action["roll"] is not True:
-            raise _illegal("bad_action", "roll with {\"roll\": true}")
+            raise _illegal("bad_action", gettext_noop("roll with {\"roll\": true}"))
         if side not in state["roll_pending"]:
-            raise _illegal("not_your_turn", "this side has already rolled")
+            raise _illegal("not_your_turn", gettext_noop("this side has already rolled"))
         d10 = chance(state["seed"], state["action_number"], "d10").randint(1, 10)
         state["rolls"][str(side)] = d10
         state["roll_pending"].remove(side)
-        events.append({"type": "roll", "side": side, "d10": d10,
-                       "text": f"{self._name(state, side)} rolled {d10} on the d10"})
+        events.append(event(EVENT_TEXTS, "roll", "roll", {"side": self._name(state, side), "d10": d10},
+                            side=side, d10=d10))
         if state["roll_pending"]:
             return
         best = max(state["rolls"].values())
@@ -483,12 +504,12 @@ class QTris:
         if len(top) > 1:
             state["roll_pending"] = sorted(top)
             state["rolls"] = {}
-            events.append({"type": "tie", "text": "tie for the highest roll: roll again"})
+            events.append(event(EVENT_TEXTS, "tie", "tie"))
             return
         winner = top[0]
         state["first_side"] = winner
-        events.append({"type": "order", "side": winner,
-                       "text": f"{self._name(state, winner)} plays first"})
+        events.append(event(EVENT_TEXTS, "order", "order", {"side": self._name(state, winner)},
+                            side=winner))
         if state["colors"] is None:
             state["phase"] = "color"
             state["color_chooser"] = winner
@@ -499,24 +520,25 @@ class QTris:
         self._expect_keys(action, {"color"})
         c = action["color"]
         if c not in ("white", "black"):
-            raise _illegal("bad_color", "choose 'white' or 'black'")
+            raise _illegal("bad_color", gettext_noop("choose 'white' or 'black'"))
         other = "black" if c == "white" else "white"
         state["colors"] = [c if s == side else other for s in range(state["n_sides"])]
-        events.append({"type": "color", "side": side, "color": c,
-                       "text": f"{self._name(state, side)} plays {c}"})
+        events.append(event(EVENT_TEXTS, "color", f"plays_{c}", {"side": self._name(state, side)},
+                            side=side, color=c))
         self._after_order(state, events)
 
     def _apply_mulligan(self, state: State, side: int, action: Action, events: list[Event]) -> None:
         self._expect_keys(action, {"mulligan"})
         if side not in state["mulligan_pending"]:
-            raise _illegal("not_your_turn", "this side has already done its mulligan")
+            raise _illegal("not_your_turn", gettext_noop("this side has already done its mulligan"))
         choice = action["mulligan"]
         hand = list(state["hands"][side])
         if not isinstance(choice, list):
-            raise _illegal("bad_mulligan", "mulligan takes a list of card indexes or names")
+            raise _illegal("bad_mulligan", gettext_noop("mulligan takes a list of card indexes or names"))
         if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
-                raise _illegal("bad_mulligan", f"card indexes must be distinct, 0–{len(hand) - 1}")
+                raise _illegal("bad_mulligan", gettext_noop("card indexes must be distinct, 0–%(last)s"),
+                               {"last": len(hand) - 1})
             keep = [c for i, c in enumerate(hand) if i not in choice]
             gone = [hand[i] for i in choice]
         elif all(isinstance(x, str) for x in choice):
@@ -524,18 +546,18 @@ class QTris:
             gone = []
             for name in choice:
                 if name not in keep:
-                    raise _illegal("bad_mulligan", f"no {name!r} card (left) in the hand")
+                    raise _illegal("bad_mulligan", gettext_noop("no %(card)r card (left) in the hand"), {"card": name})
                 keep.remove(name)
                 gone.append(name)
         else:
-            raise _illegal("bad_mulligan", "mulligan takes card indexes or card names, not a mix")
+            raise _illegal("bad_mulligan", gettext_noop("mulligan takes card indexes or card names, not a mix"))
         n = len(gone)
         state["hands"][side] = keep
         state["hidden_discards"] += gone
         state["mulligan_pending"].remove(side)
         draw = max(0, n - 1) if state["variant"] == "eve" else n
-        events.append({"type": "mulligan", "side": side, "discarded": n,
-                       "text": f"{self._name(state, side)} discards {n} card(s)"})
+        events.append(event(EVENT_TEXTS, "mulligan", "mulligan", {"side": self._name(state, side), "count": n},
+                            side=side, discarded=n))
         self._draw(state, side, draw, events, "mulligan")
         if not state["mulligan_pending"]:
             self._start_operations(state, events)
@@ -551,17 +573,19 @@ class QTris:
         hand.remove(card)
         state["discard_pile"].append(card)
         if "discard" in action:
-            events.append({"type": "discard", "side": side, "card": card,
-                           "text": f"{self._name(state, side)} discards {card} (no legal target)"})
+            events.append(event(EVENT_TEXTS, "discard", "discard", {"side": self._name(state, side), "card": card},
+                                side=side, card=card))
         else:
             state["board"] = board
             state["circuit_ops"] += ops
-            where = ("" if not squares else f" on square {squares[0]}" if len(squares) == 1
-                     else f" with control {squares[0]} and target {squares[1]}")
-            events.append({"type": "play", "side": side, "card": card, "squares": squares,
-                           "text": f"{self._name(state, side)} plays {card}{where}",
-                           "explain": explain_play(before, board, variant, card, squares,
-                                                   compact=True)})
+            params = {"side": self._name(state, side), "card": card}
+            code = "play"
+            if len(squares) == 1:
+                code, params["square"] = "play_on", squares[0]
+            elif squares:
+                code, params["control"], params["target"] = "play_cx", squares[0], squares[1]
+            events.append(event(EVENT_TEXTS, "play", code, params, side=side, card=card, squares=squares,
+                                explain=explain_play(before, board, variant, card, squares, compact=True)))
         self._after_play(state, events)
 
     def _after_play(self, state: State, events: list[Event]) -> None:
@@ -577,20 +601,20 @@ class QTris:
                            "(with 2 cards in hand), may measure")
         spec = action["eve_measure"]
         if not isinstance(spec, dict) or set(spec) != {"squares", "basis"}:
-            raise _illegal("bad_action", "eve_measure needs {\"squares\": [...], \"basis\": ...}")
+            raise _illegal("bad_action", gettext_noop("eve_measure needs {\"squares\": [...], \"basis\": ...}"))
         squares, basis = spec["squares"], spec["basis"]
         if basis not in BASES:
-            raise _illegal("bad_basis", f"basis must be one of {', '.join(BASES)}")
+            raise _illegal("bad_basis", gettext_noop("basis must be one of %(bases)s"), {"bases": ", ".join(BASES)})
         if not isinstance(squares, list) or squares not in self._eve_targets(state):
             raise _illegal("bad_squares", "measure one square [s], or a pair as a whole by "
                            "its two squares [a, b]")
         discard = action["discard"]
         hand = list(state["hands"][side])
         if not isinstance(discard, list) or len(discard) != 2:
-            raise _illegal("bad_discard", "Eve discards exactly two cards (by name) to measure")
+            raise _illegal("bad_discard", gettext_noop("Eve discards exactly two cards (by name) to measure"))
         for c in discard:
             if not isinstance(c, str) or c not in hand:
-                raise _illegal("bad_discard", f"no {c!r} card (left) in Eve's hand")
+                raise _illegal("bad_discard", gettext_noop("no %(card)r card (left) in Eve's hand"), {"card": c})
             hand.remove(c)
         rng = chance(state["seed"], state["action_number"], "eve")
         u = rng.random()
@@ -610,12 +634,11 @@ class QTris:
         state["circuit_ops"].append({"op": "measure", "squares": list(squares), "basis": basis})
         state["circuit_ops"].append({"op": "prep", "reset": True, "components": copy.deepcopy(touched)})
         labels = [LABELS[basis][b] for b in bits]
-        how = "certain, no roll" if d100 is None else f"rolled {d100} on the d100"
-        events.append({"type": "eve_measure", "side": side, "squares": list(squares),
-                       "basis": basis, "result": labels, "d100": d100, "p": p,
-                       "text": f"Eve discards 2 cards and measures square(s) "
-                               f"{', '.join(map(str, squares))} in the {basis} basis: {how} "
-                               f"→ {', '.join(labels)}"})
+        how = message("certain") if d100 is None else message("rolled_d100", d100=d100)
+        events.append(event(EVENT_TEXTS, "eve_measure", "eve_measure",
+                            {"squares": ", ".join(map(str, squares)), "basis": message(f"basis_{basis}"),
+                             "how": how, "result": ", ".join(labels)},
+                            side=side, squares=list(squares), basis=basis, result=labels, d100=d100, p=p))
         self._end_turn(state, events)
 
     # ------------------------------------------------------------------ views & results

@@ -19,12 +19,21 @@ import copy
 from typing import Any
 
 import quantum
-from games.engines.base import Action, IllegalAction, State, is_int
+from games.engines.base import (
+    Action,
+    IllegalAction,
+    State,
+    gettext_noop,
+    is_int,
+    message,
+    render_text,
+)
 
 from . import tiles as T
-from .analysis import analyse_board, describe_square
+from .analysis import analyse_board, describe_square, describe_square_message
 from .board import Board, component_index, display_squares, members_of, p_white
 from .cards import FRAME_CARDS, check_play, physical_matrix
+from .texts import EVENT_TEXTS
 
 CARD_WORDS = {
     "I": "The I card does nothing: it is a way to pass.",
@@ -53,6 +62,11 @@ FRAME_WORDS = ("The square is U-decorated, so the card acts on the tile under th
                "decoration: the physical operation is U·{g}·U and the decoration stays.")
 PAIR_H_WORDS = ("H on a square of a pair adds (or removes) the red H decoration of the pair: "
                 "then all four colour outcomes are equally likely.")
+
+
+def explain_text(messages: list[dict], translate=lambda text: text) -> str:
+    """The explanation's sentences as one text (English unless ``translate`` is given)."""
+    return " ".join(render_text(EVENT_TEXTS, m["code"], m["params"], translate) for m in messages)
 
 
 def _component_text(comp: dict) -> tuple[str, list[dict[str, Any]]]:
@@ -108,28 +122,32 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
     for s in touched_squares:
         changes.append({"square": s, "before": describe_square(before, s),
                         "after": describe_square(after, s),
+                        "before_message": describe_square_message(before, s),
+                        "after_message": describe_square_message(after, s),
                         "p_white_before": pw_b[s - 1], "p_white_after": pw_a[s - 1]})
-    words = [CARD_WORDS.get(card, "")]
+    words = [message(f"card_{card}")] if card in CARD_WORDS else []
     if frame:
-        words.append(FRAME_WORDS.format(g=card))
+        words.append(message("frame", gate=card))
     if card == "H" and squares and len(before[component_index(before, squares[0])]["squares"]) == 2 \
             and not frame and any(isinstance(t, str) and T.n_qubits(t) == 2
                                   for t, _ in members_of(before[component_index(before, squares[0])])):
-        words.append(PAIR_H_WORDS)
+        words.append(message("pair_h"))
     for ch in changes:
         if ch["before"] == ch["after"]:
-            words.append(f"Square {ch['square']}: the {ch['before']} stays as it is.")
+            words.append(message("stays", square=ch["square"], tile=ch["before_message"]))
         else:
-            words.append(f"Square {ch['square']}: the {ch['before']} becomes the {ch['after']}.")
+            words.append(message("becomes", square=ch["square"], before=ch["before_message"],
+                                 after=ch["after_message"]))
         if abs(ch["p_white_before"] - ch["p_white_after"]) > 1e-9:
-            words.append(f"Chance that square {ch['square']} comes out white: "
-                         f"{round(100 * ch['p_white_before'])}% → {round(100 * ch['p_white_after'])}%.")
+            words.append(message("chance_white", square=ch["square"],
+                                 before=round(100 * ch["p_white_before"]),
+                                 after=round(100 * ch["p_white_after"])))
     if card == "CX" and len(squares) == 2:
-        words.insert(1, f"Control: square {squares[0]}, target: square {squares[1]}.")
+        words.insert(1, message("control_target", control=squares[0], target=squares[1]))
     out = {"gate": card, "squares": list(squares), "frame": frame, "matrix": matrix,
            "before": " ⊗ ".join(b_texts) if b_texts else "",
            "after": " ⊗ ".join(a_texts) if a_texts else "",
-           "changes": changes, "text": " ".join(w for w in words if w)}
+           "changes": changes, "messages": words, "text": explain_text(words)}
     if not compact:
         out["before_parts"] = [list(p) for p in b_parts]
         out["after_parts"] = [list(p) for p in a_parts]
@@ -155,13 +173,13 @@ def _diff(a: Any, b: Any) -> Any:
 def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     """What ``action`` would do to the board (see module docstring). Raises IllegalAction."""
     if not is_int(seat) or seat not in game.to_act(state):
-        raise IllegalAction("not_your_turn", "you may not play now, so there is nothing to preview")
+        raise IllegalAction("not_your_turn", gettext_noop("you may not play now, so there is nothing to preview"))
     if state["phase"] != "operations":
-        raise IllegalAction("no_preview", "only card plays (in the operations phase) can be previewed")
+        raise IllegalAction("no_preview", gettext_noop("only card plays (in the operations phase) can be previewed"))
     if not isinstance(action, dict):
-        raise IllegalAction("bad_action", "an action must be an object")
+        raise IllegalAction("bad_action", gettext_noop("an action must be an object"))
     if "eve_measure" in action:
-        raise IllegalAction("no_preview", "a measurement cannot be previewed: its result is left to chance")
+        raise IllegalAction("no_preview", gettext_noop("a measurement cannot be previewed: its result is left to chance"))
     variant = state["variant"]
     side = seat % state["n_sides"]
     board = state["board"]
@@ -171,7 +189,8 @@ def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
     after = odds(new_board, colors, variant)
     explain = explain_play(board, new_board, variant, card, squares)
     if "discard" in action:
-        explain["text"] = f"The {card} card has no legal target: discarding it leaves the board as it is."
+        explain["messages"] = [message("no_target", card=card)]
+        explain["text"] = explain_text(explain["messages"])
     return {"action": {k: v for k, v in action.items()},
             "board": {"components": copy.deepcopy(new_board), "squares": display_squares(new_board)},
             "analysis": after, "delta": _diff(before, after), "explain": explain}

@@ -202,6 +202,23 @@ def symbolic_ket(desc: str | list[str]) -> str:
     return prefix + KETS[code]
 
 
+def tile_name_message(desc: str | list[str]) -> dict:
+    """``tile_name`` as a translatable message (see texts.EXPLAIN_TEXTS)."""
+    if isinstance(desc, list):
+        names = [tile_name_message(d) for d in desc]
+        if len(names) == 2:
+            return {"code": "tiles_and", "params": {"a": names[0], "b": names[1]}}
+        return names[0] if len(names) == 1 else {"code": "tiles_and", "params": {"a": names[0], "b": tile_name_message(desc[1:])}}
+    code = base_code(desc)
+    deco = desc.split(":")[0] if ":" in desc else None
+    name = {"code": f"tile_{code}", "params": {}}
+    if deco in ("U", "H"):
+        return {"code": f"{deco.lower()}_decorated", "params": {"name": name}}
+    if deco in ("U1", "U2"):
+        return {"code": "u_first" if deco == "U1" else "u_second", "params": {"name": name}}
+    return name
+
+
 def tile_name(desc: str | list[str]) -> str:
     if isinstance(desc, list):
         return " and ".join(tile_name(d) for d in desc)

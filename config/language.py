@@ -1,0 +1,91 @@
+"""Which language a reader gets (the teacher's choice for a class session, see issue 14).
+
+Order: the language this browser chose with the header's switcher (Django's language cookie),
+then the language the teacher set on the class session this browser last joined, then the
+browser's Accept-Language (Django's ``LocaleMiddleware``), then English. Pages use the
+middleware; the match socket asks ``socket_language`` once when it opens.
+"""
+from __future__ import annotations
+
+from http.cookies import SimpleCookie
+
+from django.apps import apps
+from django.conf import settings
+from django.utils import translation
+
+CLASS_SESSION_KEY = "language_class_session"  # the class session this browser last joined
+
+
+def supported(code: str | None) -> str | None:
+    """``code`` if it is one of the interface languages, else None."""
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def class_session_language(browser_session) -> str | None:
+    """The language the teacher set on the class session this browser last joined (or None)."""
+    session_id = browser_session.get(CLASS_SESSION_KEY) if browser_session is not None else None
+    if not isinstance(session_id, int):
+        return None
+    class_sessions = apps.get_model("classrooms", "ClassSession")  # (config depends on no app)
+    code = class_sessions.objects.filter(pk=session_id).values_list("language", flat=True).first()
+    return supported(code)
+
+
+class ClassSessionLanguageMiddleware:
+    """After ``LocaleMiddleware``: a student who has not chosen a language with the switcher
+    reads the class session's language."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)):
+            code = class_session_language(getattr(request, "session", None))
+            if code:
+                translation.activate(code)
+                request.LANGUAGE_CODE = code
+        return self.get_response(request)
+
+
+def socket_language(scope) -> str:
+    """The reader's language for a WebSocket (the same order as for pages)."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except Exception:  # a malformed cookie header: no cookie choice
+        cookies = SimpleCookie()
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    code = supported(chosen.value if chosen else None)
+    if code:
+        return code
+    code = class_session_language(scope.get("session"))
+    if code:
+        return code
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    for accepted, _quality in parse_accept_lang_header(headers.get("accept-language", "")):
+        code = supported(accepted) if accepted != "*" else None
+        if code:
+            return code
+    return settings.LANGUAGE_CODE
+
+
+class ReaderLanguageMixin:
+    """For WebSocket consumers: every message is handled in the reader's language (payload
+    texts, event texts, errors), found once per socket by ``socket_language``."""
+
+    language: str | None = None
+
+    async def dispatch(self, message):
+        from channels.db import database_sync_to_async
+
+        if self.language is None:
+            self.language = await database_sync_to_async(socket_language)(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)

@@ -1,0 +1,100 @@
+"""The texts of QTris's events (see games/engines/base.py): code -> English msgid."""
+from __future__ import annotations
+
+from games.engines.base import gettext_noop, message
+
+EVENT_TEXTS = {
+    "white": gettext_noop("white"),
+    "black": gettext_noop("black"),
+    "basis_color": gettext_noop("colour"),
+    "basis_left-right": gettext_noop("left-right"),
+    "basis_up-down": gettext_noop("up-down"),
+    "draw": gettext_noop("%(side)s draws %(count)s card(s)"),
+    "draw_deck_empty": gettext_noop("%(side)s draws %(count)s card(s) (the deck is empty)"),
+    "turn": gettext_noop("turn %(turn)s: %(side)s"),
+    "no_noise": gettext_noop("%(side)s rolled 10 on the d10: no noise"),
+    "noise": gettext_noop("%(side)s rolled %(d10)s on the d10: square %(square)s is measured without looking"),
+    "eve_set_score": gettext_noop("set %(set)s: Alice and Bob made %(team)s qtris → +%(ab)s for them, "
+                                  "+%(eve)s for Eve (total %(total)s)"),
+    "score": gettext_noop("qtris: white %(white)s, black %(black)s"),
+    "new_set": gettext_noop("set %(set)s begins on a new board"),
+    "roll": gettext_noop("%(side)s rolled %(d10)s on the d10"),
+    "tie": gettext_noop("tie for the highest roll: roll again"),
+    "order": gettext_noop("%(side)s plays first"),
+    "plays_white": gettext_noop("%(side)s plays white"),
+    "plays_black": gettext_noop("%(side)s plays black"),
+    "mulligan": gettext_noop("%(side)s discards %(count)s card(s)"),
+    "discard": gettext_noop("%(side)s discards %(card)s (no legal target)"),
+    "play": gettext_noop("%(side)s plays %(card)s"),
+    "play_on": gettext_noop("%(side)s plays %(card)s on square %(square)s"),
+    "play_cx": gettext_noop("%(side)s plays %(card)s with control %(control)s and target %(target)s"),
+    "certain": gettext_noop("certain, no roll"),
+    "rolled_d100": gettext_noop("rolled %(d100)s on the d100"),
+    "eve_measure": gettext_noop("Eve discards 2 cards and measures square(s) %(squares)s in the %(basis)s "
+                                "basis: %(how)s → %(result)s"),
+    "square": gettext_noop("square %(square)s"),
+    "squares": gettext_noop("squares %(a)s and %(b)s"),
+    "measure_certain": gettext_noop("%(where)s: certain, no roll → %(colours)s"),
+    "measure_off_table": gettext_noop("%(where)s: an outcome too unlikely for the d100 table → %(colours)s"),
+    "measure_roll": gettext_noop("%(where)s: rolled %(d100)s on the d100 → %(colours)s"),
+}
+
+
+def colour(name: str) -> dict:
+    """"white" / "black" as a translatable event parameter."""
+    return message(name)
+
+
+# The explanation of a card play ("the board that teaches", preview.explain_play): sentences
+# as messages, rendered in the reader's language by games.event_text.localize_explain.
+EXPLAIN_TEXTS = {
+    "card_I": gettext_noop("The I card does nothing: it is a way to pass."),
+    "card_X": gettext_noop("X is the “change colour” card: white becomes black and black becomes white. "
+                           "A kitten (half-black circle) has no colour yet, so X leaves it as it is."),
+    "card_Y": gettext_noop("Y changes both the colour and the orientation: white ↔ black, and a kitten turns "
+                           "from right to left (or back)."),
+    "card_Z": gettext_noop("Z is the “change orientation” card: a kitten turned right turns left and back. "
+                           "White and black circles do not change — but the hidden sign of the kitten does, "
+                           "and the H card can turn that sign into a colour."),
+    "card_H": gettext_noop("H swaps colour and orientation: white ↔ kitten turned right, black ↔ kitten turned "
+                           "left. From a kitten, H gives a sure colour: a superposition can be turned into "
+                           "certainty, a bag of mixed tiles cannot."),
+    "card_S": gettext_noop("S gives a kitten a quarter turn: right → up → left → down → right. "
+                           "White and black do not change."),
+    "card_U": gettext_noop("U puts a pink U decoration under the tile (or takes it away: U twice is nothing). "
+                           "A decorated tile is a lopsided superposition: U·white is white 25%% of the time, "
+                           "U·black 75%%, U·kitten-right 93%%, U·kitten-left 7%%."),
+    "card_CX": gettext_noop("CX (controlled-X) acts on two squares: if the control square is black, the target "
+                            "changes colour; if it is white, nothing happens. A kitten as control is both at "
+                            "once: the two squares become an entangled pair (yellow triangles) whose colours "
+                            "will come out correlated — or anti-correlated — when measured. CX on the two "
+                            "squares of a pair undoes the entanglement."),
+    "frame": gettext_noop("The square is U-decorated, so the card acts on the tile under the pink "
+                          "decoration: the physical operation is U·%(gate)s·U and the decoration stays."),
+    "pair_h": gettext_noop("H on a square of a pair adds (or removes) the red H decoration of the pair: "
+                           "then all four colour outcomes are equally likely."),
+    "stays": gettext_noop("Square %(square)s: the %(tile)s stays as it is."),
+    "becomes": gettext_noop("Square %(square)s: the %(before)s becomes the %(after)s."),
+    "chance_white": gettext_noop("Chance that square %(square)s comes out white: %(before)s%% → %(after)s%%."),
+    "control_target": gettext_noop("Control: square %(control)s, target: square %(target)s."),
+    "no_target": gettext_noop("The %(card)s card has no legal target: discarding it leaves the board as it is."),
+    "tile_W": gettext_noop("white circle"),
+    "tile_B": gettext_noop("black circle"),
+    "tile_R": gettext_noop("kitten turned right"),
+    "tile_L": gettext_noop("kitten turned left"),
+    "tile_UP": gettext_noop("kitten up"),
+    "tile_DOWN": gettext_noop("kitten down"),
+    "tile_phi+": gettext_noop("correlated pair (+)"),
+    "tile_phi-": gettext_noop("correlated pair (−)"),
+    "tile_psi+": gettext_noop("anti-correlated pair (+)"),
+    "tile_psi-": gettext_noop("anti-correlated pair (−)"),
+    "u_decorated": gettext_noop("U-decorated %(name)s"),
+    "h_decorated": gettext_noop("H-decorated %(name)s"),
+    "u_first": gettext_noop("%(name)s, U-decorated on its first square"),
+    "u_second": gettext_noop("%(name)s, U-decorated on its second square"),
+    "tiles_and": gettext_noop("%(a)s and %(b)s"),
+    "mixture_of": gettext_noop("mixture of %(members)s"),
+    "member": gettext_noop("%(name)s (%(weight)s)"),
+    "with_square": gettext_noop("%(name)s (with square %(other)s)"),
+}
+EVENT_TEXTS.update(EXPLAIN_TEXTS)

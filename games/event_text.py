@@ -1,0 +1,90 @@
+"""Event texts in the reader's language: the one place where events are rendered for a reader.
+
+Engines emit events with a ``code`` and ``params`` beside the English ``text`` and register
+``{code: msgid}`` as ``event_texts`` (see games/engines/base.py). ``localize`` gives a copy of
+the events with ``text`` rendered through gettext in the active language (the reader's: the
+page's or the socket's, see classrooms/language.py). Events without a registered code keep
+their English text.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.utils.translation import gettext
+
+from games.engines import Event, get_game
+from games.engines.base import render_text
+
+
+def texts_of(game_slug: str) -> dict[str, str]:
+    return getattr(get_game(game_slug), "event_texts", None) or {}
+
+
+def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
+    """``events`` with their ``text`` in the active language."""
+    texts = texts_of(game_slug)
+    out: list[Event] = []
+    for e in events:
+        code = e.get("code") if isinstance(e, dict) else None
+        if isinstance(code, str) and code in texts:
+            try:
+                e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext)}
+            except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
+                pass
+        if isinstance(e, dict) and isinstance(e.get("explain"), dict):
+            e = {**e, "explain": localize_explain(texts, e["explain"])}
+        out.append(e)
+    return out
+
+
+def localize_explain(texts: dict[str, str], explain: dict) -> dict:
+    """An explanation of a card play (QTris: ``messages`` beside the English ``text``, and the
+    squares' ``changes``) in the active language."""
+    messages = explain.get("messages")
+    if not isinstance(messages, list):
+        return explain
+    try:
+        out = {**explain, "text": " ".join(render_text(texts, m["code"], m["params"], gettext)
+                                           for m in messages)}
+        out["changes"] = [
+            {**ch, "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext),
+             "after": render_text(texts, ch["after_message"]["code"], ch["after_message"]["params"], gettext)}
+            if "before_message" in ch else ch for ch in explain.get("changes", [])]
+        return out
+    except (KeyError, TypeError, ValueError):
+        return explain
+
+
+def localize_preview(game_slug: str, result: dict) -> dict:
+    """A preview's explanation in the active language."""
+    if isinstance(result, dict) and isinstance(result.get("explain"), dict):
+        return {**result, "explain": localize_explain(texts_of(game_slug), result["explain"])}
+    return result
+
+
+def localize_view(game_slug: str, view: dict) -> dict:
+    """A seat's view in the active language: its recent ``events`` (QTris and QuantumPoker keep
+    them in the view), and every text ``key`` that has a message beside it as ``key_message``
+    (QuantumPoker's physics-mode notes)."""
+    texts = texts_of(game_slug)
+    if isinstance(view, dict) and isinstance(view.get("events"), list):
+        view = {**view, "events": localize(game_slug, view["events"])}
+    return _localize_messages(texts, view)
+
+
+def _localize_messages(texts: dict[str, str], value):
+    if isinstance(value, list):
+        return [_localize_messages(texts, v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, v in value.items():
+        out[key] = _localize_messages(texts, v) if isinstance(v, dict | list) else v
+    for key in list(out):
+        m = out.get(f"{key}_message")
+        if isinstance(m, dict) and isinstance(out[key], str) and m.get("code") in texts:
+            try:
+                out[key] = render_text(texts, m["code"], m.get("params") or {}, gettext)
+            except (KeyError, TypeError, ValueError):
+                pass
+    return out

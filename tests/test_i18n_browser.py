@@ -1,0 +1,191 @@
+"""Languages in the browser (issue 14): under Spanish and Polish, no page of a whole class session
+shows an English string of the app — home, join, lobby, each game's page with its events and
+result, each replay, the teacher's dashboard, report and statistics.
+
+A page "shows English" when a visible text node is, or contains, an English msgid of the
+catalogs (locale/*/django.po, djangojs.po) whose translation differs: names, numbers, kets and
+words that read the same in both languages (QTris, bot, CX) are not msgids, or translate to
+themselves, and so never count.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from classrooms import services
+from classrooms.models import Classroom, Participant, Table
+from games.services import SeatHolder, create_match, start_match
+from tests.support.browser import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+GAMES = [("qtris", "basic", {}), ("quantum-tictactoe", "basic", {}),
+         ("quantum-poker", "classic", {"physics_mode": True})]
+PLACEHOLDER = re.compile(r"%\(\w+\)[-#0 +]*\d*(?:\.\d+)?[sdrf]|%[sd]")
+LOCALES = {"es": "es-ES", "pl": "pl-PL"}
+
+VISIBLE_TEXTS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent.replace(/\\s+/g, " ").trim();
+    const el = n.parentElement;
+    if (!text || !el || el.closest("script, style, template, [hidden], .hidden")) continue;
+    const style = getComputedStyle(el);
+    if (style.display === "none" || style.visibility === "hidden") continue;
+    if (!el.getClientRects().length) continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const a of ["aria-label", "title", "placeholder"]) if (el.getAttribute(a)) out.push(el.getAttribute(a).trim());
+  }
+  return out;
+}"""
+
+
+def english_patterns(lang: str) -> tuple[set[str], list[tuple[str, str]]]:
+    """Whole strings that are English msgids, and (msgid, longest literal part) for finding a
+    long English sentence inside a text node, for the msgids ``lang`` translates differently."""
+    whole: set[str] = set()
+    parts: list[tuple[str, str]] = []
+    for domain in ("django", "djangojs"):
+        po = polib.pofile(str(Path(settings.BASE_DIR) / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"))
+        for e in po:
+            translated = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
+            for english in filter(None, (e.msgid, e.msgid_plural)):
+                if english in translated:
+                    continue
+                literal = max(PLACEHOLDER.split(english), key=len).strip(" .:;,()")
+                if not PLACEHOLDER.search(english) and "<" not in english:
+                    whole.add(english.strip())
+                if len(literal) >= 14 and "<" not in literal:
+                    parts.append((english, literal))
+    return whole, parts
+
+
+def english_on(page, lang: str) -> list[str]:
+    whole, parts = english_patterns(lang)
+    found = []
+    for text in page.evaluate(VISIBLE_TEXTS):
+        if text in whole:
+            found.append(text)
+            continue
+        for msgid, literal in parts:
+            if literal in text:
+                found.append(f"{text!r} (msgid {msgid!r})")
+                break
+    return sorted(set(found))
+
+
+def finished_match_of(session, teacher, participant: Participant, game: str, variant: str, options: dict,
+                      number: int):
+    """A match of ``game`` played to its end by bots at table ``number``; the student holds seat 1."""
+    match = create_match(game, [SeatHolder("Bot", bot="random"), SeatHolder("Zoë", bot="random")],
+                         seed=7, teacher=teacher, variant=variant, options=options, label=f"Table {number}")
+    start_match(match.pk)
+    seat = match.seats.get(index=1)
+    seat.participant_id, seat.bot, seat.name = participant.pk, "", participant.display_name
+    seat.save()
+    Table.objects.create(session=session, number=number, match=match)
+    match.refresh_from_db()
+    assert match.status == match.Status.FINISHED
+    return match
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lang):
+    classroom = Classroom.objects.create(teacher=teacher, name="Physics 9A")
+    student = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    student.on("pageerror", lambda exc: errors.append(str(exc)))
+    pages: dict[str, list[str]] = {}
+
+    def check(page, name: str) -> None:
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.lang") == lang, name
+        pages[name] = english_on(page, lang)
+
+    student.goto(server.url + "/")
+    check(student, "home")
+    student.goto(server.url + "/join/")
+    check(student, "join")
+
+    matches = {}
+    session = None
+    for number, (game, variant, options) in enumerate(GAMES, start=1):
+        session = services.open_session(classroom, game, variant=variant, options=options)
+        student.goto(server.url + f"/join/?code={session.join_code}")
+        student.fill("input[name=name]", "Zoë")
+        student.click("button[type=submit]")
+        expect(student.locator("#lobby-status")).to_be_visible()
+        check(student, f"lobby ({game})")
+        participant = Participant.objects.get(session=session)
+        matches[game] = finished_match_of(session, teacher, participant, game, variant, options, number)
+
+    for game, match in matches.items():
+        student.goto(server.url + f"/matches/{match.pk}/")
+        student.wait_for_selector("#result:not(.hidden)", timeout=15_000)
+        assert student.locator("#log .log-line").count() > 0, game  # the events, in the reader's language
+        check(student, f"game page ({game})")
+        student.goto(server.url + f"/matches/{match.pk}/replay/")
+        student.click("#last")
+        expect(student.locator("#step-text")).not_to_be_empty()
+        check(student, f"replay ({game})")
+
+    teacher_page = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 1000}).new_page()
+    teacher_page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(teacher_page, server.url)
+    check(teacher_page, "teacher home")
+    teacher_page.goto(server.url + f"/teacher/classes/{classroom.pk}/")
+    check(teacher_page, "class")
+    teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/")
+    expect(teacher_page.locator("#tables .table-card")).to_have_count(1)
+    check(teacher_page, "dashboard")
+    teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/report/")
+    check(teacher_page, "report")
+    teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/statistics/")
+    check(teacher_page, "class statistics")
+    teacher_page.goto(server.url + f"/matches/{matches['qtris'].pk}/stats/")
+    check(teacher_page, "this game vs the odds")
+    teacher_page.goto(server.url + f"/matches/{matches['quantum-tictactoe'].pk}/")
+    teacher_page.wait_for_selector("#result:not(.hidden)", timeout=15_000)
+    check(teacher_page, "game page (teacher)")
+
+    english = {name: found for name, found in pages.items() if found}
+    assert not english, "\n".join(f"{name}: {found}" for name, found in english.items())
+    assert not errors, errors
+
+
+def test_the_switcher_changes_the_language_and_remembers_it(chromium, server, teacher):
+    page = chromium.new_context(locale="en-GB").new_page()
+    page.goto(server.url + "/join/")
+    expect(page.locator("h1")).to_have_text("Join your class")
+    page.select_option("#language-switcher select", "pl")
+    page.click("#language-switcher [type=submit]")
+    page.wait_for_url("**/join/")
+    expect(page.locator("h1")).to_have_text("Dołącz do swojej klasy")
+    page.goto(server.url + "/")
+    expect(page.locator("h1")).to_have_text("Kwantowe gry planszowe dla twojej klasy")
+    assert page.evaluate("document.documentElement.lang") == "pl"
+
+
+def test_a_class_session_in_spanish_reaches_the_students_board_and_events(chromium, server, teacher):
+    classroom = Classroom.objects.create(teacher=teacher, name="Física 4B")
+    session = services.open_session(classroom, "quantum-tictactoe", language="es")
+    page = chromium.new_context(locale="en-GB").new_page()  # an English browser
+    page.goto(server.url + f"/join/?code={session.join_code}")
+    page.fill("input[name=name]", "Ada")
+    page.click("button[type=submit]")
+    expect(page.locator("h1")).to_have_text("¡Hola, Ada!")
+    participant = Participant.objects.get(session=session)
+    match = finished_match_of(session, teacher, participant, "quantum-tictactoe", "basic", {}, 1)
+    page.goto(server.url + f"/matches/{match.pk}/")
+    page.wait_for_selector("#result:not(.hidden)", timeout=15_000)
+    expect(page.locator("#conn")).to_have_text("en directo")
+    expect(page.locator("#log .log-line").last).to_contain_text(" en ")  # "X1 en 1 y 9"
+    expect(page.locator("#log")).to_contain_text("Fin de la partida")

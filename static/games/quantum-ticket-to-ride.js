@@ -10,6 +10,7 @@
 //
 // Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
 // holds only this seat's mission; the others' appear there only at the end).
+import { _ } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
@@ -27,7 +28,7 @@ const GATE_HELP = {
 // every sentence the board says, in one place
 const TEXT = {
   map: "Map of Europe: cities and gate routes",
-  mapBox: "The map (it pans sideways on a small screen)",
+  mapBox: _("The map (it pans sideways on a small screen)"),
   route: (r, owner, note) => `${r.a}–${r.b}: ${r.gate} route, length ${r.length}, ${owner}${note ? `. ${note}` : ""}`,
   unclaimed: "unclaimed",
   claimedBy: (name) => `claimed by ${name}`,

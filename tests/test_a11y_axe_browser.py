@@ -5,21 +5,28 @@ with a preview on the board, the replays and the statistics pages.
 
 Every page is checked and the failures of all pages are listed together. A new game gets a test
 like the QTris and QuantumPoker one: its page in play with a preview shown, its replay, its
-statistics, each through `Sweep.check` (tests/support/axe.py)."""
+statistics, each through `Sweep.check` (tests/support/axe.py); Entanglion and Quantum
+Ticket-to-Ride are set up with a seed (`open_table(seed=...)`) and their match finished by
+`play_out`, then `sweep_after_the_game` checks the replay, statistics and circuit pages."""
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from games.engines import get_game
 from games.models import Match
+from games.selectors import current_state
 from tests.support.axe import Sweep, assert_no_serious_violations
-from tests.support.browser import log_in
-from tests.support.tables import open_table
+from tests.support.browser import log_in, log_in_teacher
+from tests.support.entanglion_tables import FIRST_GAME, calm_seed
+from tests.support.tables import Table, open_table
+from tests.support.ticket_to_ride import RUNNER_PATH, quick_seed, scripted_action, small_map
 from tests.test_board_phone_keyboard_browser import api_act, page_for, poker_table
 from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
 from tests.test_simulator_fixtures import class_table, finished_qtris
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
+TTR = "quantum-ticket-to-ride"
 
 
 def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, teacher):
@@ -176,3 +183,112 @@ def test_the_axe_check_fails_on_a_serious_violation_and_names_it(chromium):
                      '<p>clear text</p><img src="board.png" alt="the board"></main></body></html>')
     assert_no_serious_violations(page, "a good page")
     page.context.close()
+
+
+def play_out(table: Table, choose) -> None:
+    """Every seat's move by the API until the match is over: ``choose(seat, legal)`` picks it."""
+    mid = table.match_id
+    while Match.objects.get(pk=mid).status != Match.Status.FINISHED:
+        for seat, student in table.students.items():
+            legal = student.api("GET", f"/api/matches/{mid}/").json()["legal"]
+            if legal:
+                api_act(student, mid, choose(seat, legal))
+                break
+
+
+def sweep_after_the_game(sweep: Sweep, page, server, mid: int, game: str, board: str) -> None:
+    """The replay (first and last step), the statistics and the circuit pages of a finished match."""
+    page.goto(server.url + f"/matches/{mid}/replay/")
+    expect(page.locator(board).first).to_be_visible()
+    sweep.check(page, f"{game} replay, start")
+    page.locator("#last").click()
+    sweep.check(page, f"{game} replay, last step")
+    for path, name in ((f"/matches/{mid}/stats/", "statistics"), (f"/matches/{mid}/circuit/", "circuit")):
+        page.goto(server.url + path)
+        expect(page.locator("main h1").first).to_be_visible()
+        sweep.check(page, f"{game} {name}")
+
+
+def test_entanglion_in_play_watched_and_replayed_passes_axe(chromium, server, teacher):
+    sweep = Sweep()
+    table = open_table(server, game="entanglion", variant="easy", options=FIRST_GAME, seed=calm_seed())
+    mid = table.match_id
+    merc = page_for(chromium, server, table.students[0], mid)
+    rub = page_for(chromium, server, table.students[1], mid, phone=True)
+    expect(merc.locator("#turn")).to_contain_text("Your turn")
+    merc.locator("button.ent-card[data-card='H']").first.hover()  # the preview: the ghost ship on PLUS
+    expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
+    sweep.check(merc, "Entanglion, H previewed by hovering")
+    sweep.check(rub, "Entanglion on a 375 px phone, waiting")
+    api_act(table.students[0], mid, {"play": "H"})
+    expect(rub.locator("#turn")).to_contain_text("Your turn")
+    rub.locator("button.ent-card[data-card='CNOT']").focus()  # the same preview by keyboard
+    expect(rub.locator(".ent-preview")).to_contain_text("PHI PLUS")
+    sweep.check(rub, "Entanglion on a phone, CNOT previewed by keyboard focus")
+    api_act(table.students[1], mid, {"play": "CNOT"})
+    expect(merc.locator(".ent-act[data-kind='retrieve']").first).to_be_visible()
+    sweep.check(merc, "Entanglion, a component to retrieve")
+
+    watcher = log_in_teacher(chromium, server)
+    watcher.goto(server.url + f"/matches/{mid}/")
+    expect(watcher.locator(".ent-analysis")).to_be_visible(timeout=10_000)
+    sweep.check(watcher, "Entanglion watched by the teacher (analysis)")
+
+    play_out(table, lambda seat, legal: legal[0])
+    expect(merc.locator("#result")).to_be_visible(timeout=15_000)
+    sweep.check(merc, "Entanglion, result")
+    sweep_after_the_game(sweep, watcher, server, mid, "Entanglion", ".ent-galaxy")
+    sweep.verdict()
+
+
+def test_quantum_ticket_to_ride_in_play_watched_replayed_and_its_maps_pass_axe(chromium, server, teacher):
+    sweep = Sweep()
+    table = open_table(server, game=TTR, variant="basic", options={"map": small_map()}, seed=quick_seed())
+    mid, class_id = table.match_id, table.session["classroom"]
+    pages = {seat: page_for(chromium, server, student, mid, phone=seat == 1)
+             for seat, student in table.students.items()}
+    for page in pages.values():
+        expect(page.locator(".ttr-route")).to_have_count(6)
+    sweep.check(pages[1], "Quantum Ticket-to-Ride on a 375 px phone")
+    watcher = log_in_teacher(chromium, server)
+    watcher.goto(server.url + f"/matches/{mid}/")
+    expect(watcher.locator(".ttr-teacher li")).to_have_count(2, timeout=10_000)
+    sweep.check(watcher, "Quantum Ticket-to-Ride watched by the teacher (missions' progress)")
+
+    # the script until the runner may plan its run: each claim first selected and previewed in its page
+    game, planned, claimed = get_game(TTR), False, False
+    for _ in range(30):
+        state = current_state(Match.objects.get(pk=mid))
+        if state["finished"]:
+            break
+        seat = game.to_act(state)[0]
+        page, action = pages[seat], scripted_action(state, seat)
+        expect(page.locator("#board")).to_have_attribute("data-seq", str(Match.objects.get(pk=mid).seq))
+        if "claim" in action and not claimed:
+            route = page.locator(f".ttr-route[data-route='{action['claim']}']")
+            route.focus()
+            page.keyboard.press("Enter")
+            expect(route).to_have_attribute("aria-pressed", "true")
+            expect(page.locator(".ttr-live")).to_contain_text("Claim")
+            sweep.check(page, "Quantum Ticket-to-Ride, a route selected with its cost")
+            claimed = True
+        if "run" in action and not planned:
+            page.locator("[data-plan]").click()
+            expect(page.locator(".ttr-picker")).to_be_visible()
+            for city in RUNNER_PATH[1:]:
+                page.locator(f".ttr-city[data-city='{city}']").focus()
+                page.keyboard.press("Enter")
+            expect(page.locator(".ttr-verdict")).to_contain_text("this run completes the mission")
+            sweep.check(page, "Quantum Ticket-to-Ride, a run planned with its circuit and Bloch vectors")
+            planned = True
+        api_act(table.students[seat], mid, action)
+    assert planned and claimed and Match.objects.get(pk=mid).status == Match.Status.FINISHED
+    for page in pages.values():
+        expect(page.locator("#result")).to_be_visible(timeout=10_000)
+    sweep.check(pages[0], "Quantum Ticket-to-Ride, result and missions revealed")
+    sweep.check(watcher, "Quantum Ticket-to-Ride watched by the teacher, finished")
+    sweep_after_the_game(sweep, watcher, server, mid, "Quantum Ticket-to-Ride", ".ttr-svg")
+    watcher.goto(server.url + f"/teacher/classes/{class_id}/maps/")
+    expect(watcher.locator("main h1").first).to_be_visible()
+    sweep.check(watcher, "Quantum Ticket-to-Ride map upload")
+    sweep.verdict()

@@ -10,6 +10,7 @@
 //
 // Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
 // holds only this seat's mission; the others' appear there only at the end).
+import { _ } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
@@ -27,6 +28,7 @@ const GATE_HELP = {
 // every sentence the board says, in one place
 const TEXT = {
   map: "Map of Europe: cities and gate routes",
+  mapBox: _("The map (it pans sideways on a small screen)"),
   route: (r, owner, note) => `${r.a}–${r.b}: ${r.gate} route, length ${r.length}, ${owner}${note ? `. ${note}` : ""}`,
   unclaimed: "unclaimed",
   claimedBy: (name) => `claimed by ${name}`,
@@ -110,7 +112,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   ensureCss();
   root.innerHTML = "";
   const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
-  const mapBox = h("div", { class: "ttr-map" });
+  // focusable: on a phone the map pans inside its own box, and a keyboard must be able to scroll it
+  const mapBox = h("div", { class: "ttr-map", role: "region", tabindex: "0", "aria-label": TEXT.mapBox });
   const side = h("div", { class: "ttr-side" });
   const picker = h("section", { class: "ttr-picker hidden", "aria-label": "Path picker of a run" });
   const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, mapBox), side);

@@ -16,7 +16,9 @@ class Table:
     students: dict[int, Student]  # seat → student
 
 
-def open_table(server, game: str = "quantum-tictactoe", names=("Ada", "Bo"), **session_extra) -> Table:
+def open_table(server, game: str = "quantum-tictactoe", names=("Ada", "Bo"), seed: int | None = None,
+               **session_extra) -> Table:
+    """A started table; ``seed`` (set on the match before it starts) picks a deterministic deal."""
     teacher = Teacher(server)
     teacher.login(*TEACHER)
     session = teacher.open_session(game, **session_extra)
@@ -25,7 +27,12 @@ def open_table(server, game: str = "quantum-tictactoe", names=("Ada", "Bo"), **s
         student = Student(server)
         assert student.join(session["join_code"], name).status_code == 302
         joined.append(student)
-    assert teacher.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    paired = teacher.api("POST", f"/api/sessions/{session['id']}/auto-pair/")
+    assert paired.status_code == 200
+    if seed is not None:
+        from games.models import Match
+
+        Match.objects.filter(pk=paired.json()["tables"][0]["match"]).update(seed=seed)
     dashboard = teacher.api("POST", f"/api/sessions/{session['id']}/start-all/").json()
     match_id = dashboard["tables"][0]["match"]
     students = {}

@@ -10,7 +10,7 @@
 //
 // Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
 // holds only this seat's mission; the others' appear there only at the end).
-import { _ } from "../js/i18n.js";
+import { _, nt, t } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
@@ -18,37 +18,37 @@ const NS = "http://www.w3.org/2000/svg";
 const CSS_ID = "quantum-ticket-to-ride-css";
 const GATES = ["I", "X", "Y", "Z", "H", "CNOT"];
 const GATE_HELP = {
-  I: "I does nothing to the qubit.",
-  X: "X flips the mission qubit (|0⟩ ↔ |1⟩).",
-  Y: "Y flips the mission qubit and adds a phase i.",
-  Z: "Z flips the sign of |1⟩ (|+⟩ ↔ |−⟩).",
-  H: "H turns |0⟩ into |+⟩ and |1⟩ into |−⟩ (and back).",
-  CNOT: "CNOT flips q1 when the mission qubit q0 is 1: it can entangle them.",
+  I: _("I does nothing to the qubit."),
+  X: _("X flips the mission qubit (|0⟩ ↔ |1⟩)."),
+  Y: _("Y flips the mission qubit and adds a phase i."),
+  Z: _("Z flips the sign of |1⟩ (|+⟩ ↔ |−⟩)."),
+  H: _("H turns |0⟩ into |+⟩ and |1⟩ into |−⟩ (and back)."),
+  CNOT: _("CNOT flips q1 when the mission qubit q0 is 1: it can entangle them."),
 };
 // every sentence the board says, in one place
 const TEXT = {
-  map: "Map of Europe: cities and gate routes",
+  map: _("Map of Europe: cities and gate routes"),
   mapBox: _("The map (it pans sideways on a small screen)"),
-  route: (r, owner, note) => `${r.a}–${r.b}: ${r.gate} route, length ${r.length}, ${owner}${note ? `. ${note}` : ""}`,
-  unclaimed: "unclaimed",
-  claimedBy: (name) => `claimed by ${name}`,
-  needCards: (r, have) => `Claiming needs ${r.length} ${r.gate} card${r.length === 1 ? "" : "s"}; you have ${have}.`,
-  canClaim: (r) => `Claim ${r.a}–${r.b} with ${r.length} ${r.gate} card${r.length === 1 ? "" : "s"}.`,
-  picked: (r) => `Route ${r.a}–${r.b} selected (${r.gate} × ${r.length}).`,
-  drawPrompt: "Draw two cards, or pick a route to claim.",
-  runPrompt: "You may run a path along your routes: Plan a run, then pick the cities from your start.",
-  noRun: "None of your paths joins your start to your target yet: end your turn (or plan a run to see the states).",
-  pathStart: (c) => `Path starts at ${c}. Pick the next city along your routes.`,
-  pathAdd: (c, state) => `Path reaches ${c}: ${state}.`,
-  pathBack: "Last city taken off the path.",
-  noMission: "No mission card.",
-  spectator: "You are watching this match.",
-  over: "The game is over.",
+  route: (r, owner, note) => t("%(a)s–%(b)s: %(gate)s route, length %(length)s, %(owner)s", { a: r.a, b: r.b, gate: r.gate, length: r.length, owner }) + (note ? `. ${note}` : ""),
+  unclaimed: _("unclaimed"),
+  claimedBy: (name) => t("claimed by %(name)s", { name }),
+  needCards: (r, have) => nt("Claiming needs %(n)s %(gate)s card; you have %(have)s.", "Claiming needs %(n)s %(gate)s cards; you have %(have)s.", r.length, { gate: r.gate, have }),
+  canClaim: (r) => nt("Claim %(a)s–%(b)s with %(n)s %(gate)s card.", "Claim %(a)s–%(b)s with %(n)s %(gate)s cards.", r.length, { a: r.a, b: r.b, gate: r.gate }),
+  picked: (r) => t("Route %(a)s–%(b)s selected (%(gate)s × %(length)s).", { a: r.a, b: r.b, gate: r.gate, length: r.length }),
+  drawPrompt: _("Draw two cards, or pick a route to claim."),
+  runPrompt: _("You may run a path along your routes: Plan a run, then pick the cities from your start."),
+  noRun: _("None of your paths joins your start to your target yet: end your turn (or plan a run to see the states)."),
+  pathStart: (c) => t("Path starts at %(city)s. Pick the next city along your routes.", { city: c }),
+  pathAdd: (c, state) => t("Path reaches %(city)s: %(state)s.", { city: c, state }),
+  pathBack: _("Last city taken off the path."),
+  noMission: _("No mission card."),
+  spectator: _("You are watching this match."),
+  over: _("The game is over."),
   city: (name, extra) => `${name}${extra ? `, ${extra}` : ""}`,
-  start: "your start", target: "your target", next: "next on the path: press Enter",
+  start: _("your start"), target: _("your target"), next: _("next on the path: press Enter"),
 };
 const SEAT_COLOURS = 5;
-const COLOUR_NAMES = ["red", "blue", "green", "orange", "purple"];
+const COLOUR_NAMES = [_("red"), _("blue"), _("green"), _("orange"), _("purple")];
 
 function ensureCss() {
   if (document.getElementById(CSS_ID)) return;
@@ -115,7 +115,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   // focusable: on a phone the map pans inside its own box, and a keyboard must be able to scroll it
   const mapBox = h("div", { class: "ttr-map", role: "region", tabindex: "0", "aria-label": TEXT.mapBox });
   const side = h("div", { class: "ttr-side" });
-  const picker = h("section", { class: "ttr-picker hidden", "aria-label": "Path picker of a run" });
+  const picker = h("section", { class: "ttr-picker hidden", "aria-label": _("Path picker of a run") });
   const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, mapBox), side);
   root.append(wrap, picker);
 
@@ -128,7 +128,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   const say = (text) => { live.textContent = text; };
   const seatName = (msg, i) => {
     const seat = (msg.seats || []).find((x) => x.index === i);
-    return seat && seat.name ? seat.name : `Player ${i + 1}`;
+    return seat && seat.name ? seat.name : t("Player %(number)s", { number: i + 1 });
   };
   const legal = (msg) => msg.legal || [];
   const canDraw = (msg) => legal(msg).some((a) => a.draw !== undefined);
@@ -242,9 +242,9 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   }
   function stateWords(m, step) {
     if (!step) return "";
-    if (qubitsOf(m) === 2) return `state ${ketText(step.psi)}`;
+    if (qubitsOf(m) === 2) return t("state %(ket)s", { ket: ketText(step.psi) });
     const b = bloch(step.psi);
-    return `Bloch vector x ${fmt(b.x)}, y ${fmt(b.y)}, z ${fmt(b.z)}`;
+    return t("Bloch vector x %(x)s, y %(y)s, z %(z)s", { x: fmt(b.x), y: fmt(b.y), z: fmt(b.z) });
   }
 
   // ------------------------------------------------------------------ drawing: the map
@@ -352,7 +352,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function hoverRoute(msg, r) {
     const box = side.querySelector(".ttr-hover");
     if (!box) return;
-    const owner = r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? "you" : seatName(msg, r.owner)) : TEXT.unclaimed;
+    const owner = r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed;
     box.textContent = `${r.a}–${r.b}: ${r.gate}×${r.length} (${owner}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`;
   }
 
@@ -361,19 +361,19 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function missionCard(msg) {
     const m = missionOf(msg.view);
     if (!m) return h("div", { class: "ttr-mission none", text: mySeat(msg) === null ? TEXT.spectator : TEXT.noMission });
-    return h("div", { class: `ttr-mission level-${m.level || "basic"}`, role: "group", "data-mission": m.id, "aria-label": `Your secret mission ${m.id}` },
-      h("div", { class: "ttr-mission-head" }, h("strong", { text: "Your mission" }), h("span", { class: "pill", text: m.level || "" })),
+    return h("div", { class: `ttr-mission level-${m.level || "basic"}`, role: "group", "data-mission": m.id, "aria-label": t("Your secret mission %(id)s", { id: m.id }) },
+      h("div", { class: "ttr-mission-head" }, h("strong", { text: _("Your mission") }), h("span", { class: "pill", text: m.level || "" })),
       h("div", { class: "ttr-mission-route", text: missionText(m) }),
-      h("div", { class: "muted small", text: qubitsOf(m) === 2 ? "Two qubits: the whole register must match." : "One qubit: q0 must match (q1 may be anything, if not entangled)." }),
-      msg.view.winning_run && msg.view.winning_run.seat === mySeat(msg) ? h("div", { class: "ttr-done", text: "Completed!" }) : null);
+      h("div", { class: "muted small", text: qubitsOf(m) === 2 ? _("Two qubits: the whole register must match.") : _("One qubit: q0 must match (q1 may be anything, if not entangled).") }),
+      msg.view.winning_run && msg.view.winning_run.seat === mySeat(msg) ? h("div", { class: "ttr-done", text: _("Completed!") }) : null);
   }
 
   function handBox(msg) {
     const counts = handCounts(msg.view);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    return h("div", { class: "ttr-hand", role: "group", "aria-label": `Your gate cards: ${total}` },
+    return h("div", { class: "ttr-hand", role: "group", "aria-label": t("Your gate cards: %(total)s", { total }) },
       ...GATES.map((g) => h("span", { class: `ttr-card g-${g}${counts[g] ? "" : " none"}`, "data-gate": g, "data-count": counts[g] || 0,
-        title: GATE_HELP[g], "aria-label": `${counts[g] || 0} ${g} card${counts[g] === 1 ? "" : "s"}` },
+        title: GATE_HELP[g], "aria-label": nt("%(n)s %(gate)s card", "%(n)s %(gate)s cards", counts[g] || 0, { gate: g }) },
       h("b", { text: g === "CNOT" ? "CX" : g }), h("span", { text: `×${counts[g] || 0}` }))));
   }
 
@@ -388,27 +388,27 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       const info = rows.find((p) => (p.seat ?? p.index) === i) || {};
       const hand = info.cards;
       list.append(h("li", { class: `owner-${i % SEAT_COLOURS}${i === mySeat(msg) ? " me" : ""}`, "data-seat": i },
-        h("i", { class: "swatch", "aria-hidden": "true" }), `${seatName(msg, i)}${i === mySeat(msg) ? " (you)" : ""}: ${lengths[i] || 0} route length`,
-        hand !== undefined ? h("span", { class: "muted", text: ` · ${hand} cards` }) : null));
+        h("i", { class: "swatch", "aria-hidden": "true" }), (i === mySeat(msg) ? t("%(name)s (you): %(length)s route length", { name: seatName(msg, i), length: lengths[i] || 0 }) : t("%(name)s: %(length)s route length", { name: seatName(msg, i), length: lengths[i] || 0 })),
+        hand !== undefined ? h("span", { class: "muted", text: ` · ${nt("%(n)s card", "%(n)s cards", hand)}` }) : null));
     }
     const pile = v.pile;
-    return h("div", {}, list, pile !== undefined ? h("div", { class: "muted ttr-pile", "data-pile": pile, text: `Pile: ${pile} cards${v.final_round ? " · last round" : ""}` }) : null);
+    return h("div", {}, list, pile !== undefined ? h("div", { class: "muted ttr-pile", "data-pile": pile, text: nt("Pile: %(n)s card", "Pile: %(n)s cards", pile) + (v.final_round ? ` · ${_("last round")}` : "") }) : null);
   }
 
   function controls(msg) {
     const box = h("div", { class: "ttr-controls" });
     if (msg.replay || mySeat(msg) === null) return box;
-    if (canDraw(msg)) box.append(h("button", { type: "button", class: "button", "data-draw": "1", onclick: () => { pickedRoute = null; act({ draw: true }); } }, "Draw two cards"));
+    if (canDraw(msg)) box.append(h("button", { type: "button", class: "button", "data-draw": "1", onclick: () => { pickedRoute = null; act({ draw: true }); } }, _("Draw two cards")));
     if (pickedRoute !== null) {
       const r = routesOf(msg.view).find((x) => x.index === pickedRoute);
       const ok = claimable(msg).has(pickedRoute);
       box.append(h("button", { type: "button", class: "button primary", "data-claim": pickedRoute, disabled: ok ? null : true, onclick: claim },
-        `Claim ${r.a}–${r.b}`));
+        t("Claim %(a)s–%(b)s", { a: r.a, b: r.b })));
       box.append(h("p", { class: "small", text: routeNote(msg, r) }));
     }
-    if (missionOf(msg.view) && myRoutes(msg).length && !planning && !msg.view.finished) box.append(h("button", { type: "button", class: "button secondary", "data-plan": "1", onclick: startPlanning }, "Plan a run…"));
+    if (missionOf(msg.view) && myRoutes(msg).length && !planning && !msg.view.finished) box.append(h("button", { type: "button", class: "button secondary", "data-plan": "1", onclick: startPlanning }, _("Plan a run…")));
     if (canPass(msg)) box.append(h("button", { type: "button", class: "button secondary", "data-pass": "1", onclick: () => act({ pass: true }) },
-      msg.view.step === "run" ? "End turn without a run" : "Pass (you can neither draw nor claim)"));
+      msg.view.step === "run" ? _("End turn without a run") : _("Pass (you can neither draw nor claim)")));
     return box;
   }
 
@@ -416,18 +416,18 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const v = msg.view;
     const run = v.winning_run || (v.runs || [])[(v.runs || []).length - 1];
     if (!run) return null;
-    const who = run.seat === mySeat(msg) ? "your" : `${seatName(msg, run.seat)}'s`;
+
     return h("div", { class: `ttr-last-run${run.match ? " win" : ""}`, "data-last-run": "1", "data-match": run.match ? "1" : "0" },
-      h("strong", { text: run.match ? `Mission complete by ${seatName(msg, run.seat)}! ` : `Your last run: ` }),
-      `${(run.cities || []).join(" → ")} reached ${run.ket} · fidelity ${Number(run.fidelity).toFixed(3)}`,
-      run.match ? "" : ` (not a match: ${who} mission goes on).`);
+      h("strong", { text: run.match ? `${t("Mission complete by %(name)s!", { name: seatName(msg, run.seat) })} ` : `${_("Your last run:")} ` }),
+      t("%(path)s reached %(ket)s · fidelity %(fidelity)s", { path: (run.cities || []).join(" → "), ket: run.ket, fidelity: Number(run.fidelity).toFixed(3) }),
+      run.match ? "" : ` ${run.seat === mySeat(msg) ? _("(not a match: your mission goes on).") : t("(not a match: %(name)s's mission goes on).", { name: seatName(msg, run.seat) })}`);
   }
 
   function revealedMissions(msg) {
     if (!msg.view.finished) return null;
     const all = (msg.view.seats || []).filter((x) => x.mission);
     if (!all.length) return null;
-    return h("div", { class: "ttr-revealed" }, h("h3", { text: "Missions" }),
+    return h("div", { class: "ttr-revealed" }, h("h3", { text: _("Missions") }),
       h("ul", {}, ...all.map((x) => h("li", { "data-seat": x.seat }, `${seatName(msg, x.seat)}: ${missionText(x.mission)}`))));
   }
 
@@ -437,12 +437,12 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const a = msg.analysis;
     if (!a || !Array.isArray(a.players)) return null;
     const closest = new Set(a.closest || []);
-    return h("section", { class: "ttr-teacher", "aria-label": "Teacher: missions and progress" },
-      h("h3", { text: "Teacher: missions" }),
+    return h("section", { class: "ttr-teacher", "aria-label": _("Teacher: missions and progress") },
+      h("h3", { text: _("Teacher: missions") }),
       h("ul", {}, ...a.players.map((p) => h("li", { class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat },
         `${seatName(msg, p.seat)}: ${missionText(p.mission)} — `,
-        p.possible ? (p.connected ? "connected, may run" : `${p.cards_needed} card${p.cards_needed === 1 ? "" : "s"} to claim`) : "blocked",
-        closest.has(p.seat) ? " (closest)" : ""))));
+        p.possible ? (p.connected ? _("connected, may run") : nt("%(n)s card to claim", "%(n)s cards to claim", p.cards_needed)) : _("blocked"),
+        closest.has(p.seat) ? ` ${_("(closest)")}` : ""))));
   }
 
   // ------------------------------------------------------------------ drawing: the path picker
@@ -451,7 +451,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     // a disc in the x–z plane (z up), the vector's y shown as a second arrow on the side axis
     const R0 = 34;
     const len = Math.hypot(b.x, b.y, b.z);
-    const g = s("svg", { viewBox: "-46 -46 92 92", class: "ttr-bloch", role: "img", "aria-label": `${label}: Bloch vector x ${fmt(b.x)}, y ${fmt(b.y)}, z ${fmt(b.z)}${len < 0.999 ? " (shorter than 1: q0 is entangled with q1)" : ""}` });
+    const g = s("svg", { viewBox: "-46 -46 92 92", class: "ttr-bloch", role: "img", "aria-label": `${label}: ${t("Bloch vector x %(x)s, y %(y)s, z %(z)s", { x: fmt(b.x), y: fmt(b.y), z: fmt(b.z) })}${len < 0.999 ? ` ${_("(shorter than 1: q0 is entangled with q1)")}` : ""}` });
     g.append(s("circle", { cx: 0, cy: 0, r: R0, class: "disc" }));
     g.append(s("ellipse", { cx: 0, cy: 0, rx: R0, ry: R0 * 0.3, class: "equator" }));
     g.append(s("line", { x1: 0, y1: -R0, x2: 0, y2: R0, class: "axis" }));
@@ -483,7 +483,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     steps.slice(1).forEach((st, k) => { for (let n = 0; n < st.route.length; n++) gates.push({ gate: st.route.gate, step: k + 1 }); });
     const W = 34, width = Math.max(120, 40 + gates.length * W + 20);
     const g = s("svg", { viewBox: `0 0 ${width} 70`, width, height: 70, class: "ttr-circuit", role: "img",
-      "aria-label": `Circuit: ${gates.map((x) => (x.gate === "CNOT" ? "CNOT q0→q1" : x.gate)).join(", ") || "no gates yet"}` });
+      "aria-label": t("Circuit: %(gates)s", { gates: gates.map((x) => (x.gate === "CNOT" ? "CNOT q0→q1" : x.gate)).join(", ") || _("no gates yet") }) });
     g.append(s("text", { x: 2, y: 24, class: "wire-name" }, "q0"), s("text", { x: 2, y: 54, class: "wire-name" }, "q1"));
     g.append(s("line", { x1: 22, y1: 20, x2: width - 4, y2: 20, class: "wire" }), s("line", { x1: 22, y1: 50, x2: width - 4, y2: 50, class: "wire" }));
     gates.forEach((x, k) => {
@@ -513,8 +513,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const two = qubitsOf(m) === 2;
     const row = h("ol", { class: "ttr-steps" });
     steps.forEach((st, k) => {
-      const where = k === 0 ? `${path[0]} (start)` : `${st.route.a === path[k - 1] ? st.route.b : st.route.a}`;
-      const label = k === 0 ? `Start at ${path[0]}` : `After ${st.route.gate}×${st.route.length} to ${where}`;
+      const where = k === 0 ? t("%(city)s (start)", { city: path[0] }) : `${st.route.a === path[k - 1] ? st.route.b : st.route.a}`;
+      const label = k === 0 ? t("Start at %(city)s", { city: path[0] }) : t("After %(gate)s×%(length)s to %(city)s", { gate: st.route.gate, length: st.route.length, city: where });
       const b = bloch(st.psi);
       row.append(h("li", { class: "ttr-step", "data-step": k, "data-ket": ketText(st.psi), "data-bloch": [b.x, b.y, b.z].map((x) => x.toFixed(6)).join(",") },
         h("div", { class: "step-head", text: k === 0 ? where : `${st.route.gate === "CNOT" ? "CX" : st.route.gate}×${st.route.length} → ${where}` }),
@@ -525,14 +525,16 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const runnable = legal(msg).some((a) => Array.isArray(a.run) && a.run.join("|") === path.join("|"));
     const matchNow = fid !== null && Math.abs(1 - fid) < 1e-9;
     picker.replaceChildren(
-      h("h3", { text: `Run: ${path.join(" → ")}` }),
+      h("h3", { text: t("Run: %(path)s", { path: path.join(" → ") }) }),
       circuitSvg(steps), row,
       h("p", { class: `ttr-verdict${matchNow ? " match" : ""}`, "data-fidelity": fid === null ? "" : fid.toFixed(6) },
-        fid === null ? "" : `Fidelity with the target ${ket(m.target_state)}: ${fid.toFixed(3)}${atTarget ? (matchNow ? " — this run completes the mission." : " — not a match.") : ` (the path must end in ${m.target}).`}${atTarget && !runnable ? " You can run after your action, at the run step." : ""}`),
+        fid === null ? "" : t("Fidelity with the target %(ket)s: %(fidelity)s", { ket: ket(m.target_state), fidelity: fid.toFixed(3) })
+          + (atTarget ? (matchNow ? ` — ${_("this run completes the mission.")}` : ` — ${_("not a match.")}`) : ` ${t("(the path must end in %(city)s).", { city: m.target })}`)
+          + (atTarget && !runnable ? ` ${_("You can run after your action, at the run step.")}` : "")),
       h("div", { class: "ttr-picker-buttons" },
-        h("button", { type: "button", class: "button primary", "data-run": "1", disabled: runnable ? null : true, onclick: runPath }, "Run this path"),
-        h("button", { type: "button", class: "button secondary", "data-undo": "1", disabled: path.length > 1 ? null : true, onclick: undoCity }, "Back one city"),
-        h("button", { type: "button", class: "button secondary", "data-cancel": "1", onclick: stopPlanning }, "Cancel")));
+        h("button", { type: "button", class: "button primary", "data-run": "1", disabled: runnable ? null : true, onclick: runPath }, _("Run this path")),
+        h("button", { type: "button", class: "button secondary", "data-undo": "1", disabled: path.length > 1 ? null : true, onclick: undoCity }, _("Back one city")),
+        h("button", { type: "button", class: "button secondary", "data-cancel": "1", onclick: stopPlanning }, _("Cancel"))));
     picker.classList.remove("hidden");
   }
 
@@ -558,9 +560,9 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       refresh();
     },
     prompt(msg) {
-      if (planning) return "Pick the next city of your run, then Run this path.";
+      if (planning) return _("Pick the next city of your run, then Run this path.");
       if (msg.view.step === "run") return canRun(msg) ? TEXT.runPrompt : TEXT.noRun;
-      if (pickedRoute !== null) return "Claim the selected route, or pick another.";
+      if (pickedRoute !== null) return _("Claim the selected route, or pick another.");
       return TEXT.drawPrompt;
     },
     seatLabel(i) { return COLOUR_NAMES[i % SEAT_COLOURS]; },

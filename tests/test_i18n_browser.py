@@ -19,8 +19,15 @@ from playwright.sync_api import expect
 
 from classrooms import services
 from classrooms.models import Classroom, Participant, Table
+from games.engines import get_game
+from games.models import Match
+from games.selectors import current_state
 from games.services import SeatHolder, create_match, start_match
 from tests.support.browser import log_in
+from tests.support.entanglion_tables import FIRST_GAME, calm_seed
+from tests.support.tables import open_table
+from tests.support.ticket_to_ride import RUNNER_PATH, quick_seed, scripted_action, small_map
+from tests.test_board_phone_keyboard_browser import api_act
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -63,7 +70,8 @@ def english_patterns(lang: str) -> tuple[set[str], list[tuple[str, str]]]:
                 literal = max(PLACEHOLDER.split(english), key=len).strip(" .:;,()")
                 if not PLACEHOLDER.search(english) and "<" not in english:
                     whole.add(english.strip())
-                if len(literal) >= 14 and "<" not in literal:
+                # a literal the translation keeps (a component's name: "Qubit Interconnect") is a name
+                if len(literal) >= 14 and "<" not in literal and not any(literal in x for x in translated):
                     parts.append((english, literal))
     return whole, parts
 
@@ -189,3 +197,87 @@ def test_a_class_session_in_spanish_reaches_the_students_board_and_events(chromi
     expect(page.locator("#conn")).to_have_text("en directo")
     expect(page.locator("#log .log-line").last).to_contain_text(" en ")  # "X1 en 1 y 9"
     expect(page.locator("#log")).to_contain_text("Fin de la partida")
+
+
+def in_play_page(chromium, server, lang: str, client, match_id: int):
+    """A seated student's game page, in ``lang``, while the match is being played."""
+    context = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in client.http.cookies])
+    page = context.new_page()
+    page.goto(f"{server.url}/matches/{match_id}/")
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(Match.objects.get(pk=match_id).seq),
+                                                     timeout=10_000)
+    return page
+
+
+def teacher_watching(chromium, server, lang: str, match_id: int):
+    page = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 1000}).new_page()
+    log_in(page, server.url)
+    page.goto(f"{server.url}/matches/{match_id}/")
+    return page
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_the_new_games_in_play_show_no_english(chromium, server, teacher, lang):
+    """Entanglion and Quantum Ticket-to-Ride while they are played: the boards, their previews,
+    controls and the teacher's watch page are all in the reader's language."""
+    pages: dict[str, list[str]] = {}
+
+    def check(page, name: str) -> None:
+        assert page.evaluate("document.documentElement.lang") == lang, name
+        pages[name] = english_on(page, lang)
+
+    table = open_table(server, game="entanglion", variant="easy", options=FIRST_GAME, seed=calm_seed())
+    mid = table.match_id
+    merc = in_play_page(chromium, server, lang, table.students[0], mid)
+    merc.locator("button.ent-card[data-card='H']").first.hover()
+    expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
+    check(merc, "Entanglion, a card previewed")
+    api_act(table.students[0], mid, {"play": "H"})
+    rub = in_play_page(chromium, server, lang, table.students[1], mid)
+    rub.locator("button.ent-card[data-card='CNOT']").focus()
+    expect(rub.locator(".ent-preview")).not_to_be_empty()
+    check(rub, "Entanglion, the other seat's turn")
+    watcher = teacher_watching(chromium, server, lang, mid)
+    expect(watcher.locator(".ent-analysis")).to_be_visible(timeout=10_000)
+    check(watcher, "Entanglion watched by the teacher")
+
+    table = open_table(server, game="quantum-ticket-to-ride", variant="basic", options={"map": small_map()},
+                       seed=quick_seed())
+    mid = table.match_id
+    game, planned, claimed = get_game("quantum-ticket-to-ride"), False, False
+    for _ in range(30):
+        state = current_state(Match.objects.get(pk=mid))
+        if state["finished"]:
+            break
+        seat = game.to_act(state)[0]
+        action = scripted_action(state, seat)
+        if ("claim" in action and not claimed) or ("run" in action and not planned):
+            page = in_play_page(chromium, server, lang, table.students[seat], mid)
+            if "claim" in action:
+                route = page.locator(f".ttr-route[data-route='{action['claim']}']")
+                route.focus()
+                page.keyboard.press("Enter")
+                expect(route).to_have_attribute("aria-pressed", "true")
+                check(page, "Quantum Ticket-to-Ride, a route selected")
+                claimed = True
+            else:
+                page.locator("[data-plan]").click()
+                for city in RUNNER_PATH[1:]:
+                    page.locator(f".ttr-city[data-city='{city}']").focus()
+                    page.keyboard.press("Enter")
+                expect(page.locator(".ttr-verdict")).not_to_be_empty()
+                check(page, "Quantum Ticket-to-Ride, a run planned")
+                planned = True
+            page.context.close()
+        api_act(table.students[seat], mid, action)
+    assert planned and claimed
+    page = in_play_page(chromium, server, lang, table.students[0], mid)
+    expect(page.locator("#result")).to_be_visible(timeout=10_000)
+    check(page, "Quantum Ticket-to-Ride, result")
+    watcher = teacher_watching(chromium, server, lang, mid)
+    expect(watcher.locator(".ttr-teacher li")).to_have_count(2, timeout=10_000)
+    check(watcher, "Quantum Ticket-to-Ride watched by the teacher")
+
+    english = {name: found for name, found in pages.items() if found}
+    assert not english, "\n".join(f"{name}: {found}" for name, found in english.items())

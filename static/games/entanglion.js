@@ -9,9 +9,8 @@
 // (exchange, retrieve, event cards, decisions the rules ask for) is a button of its own.
 // Renders replay frames too ({view, legal: []}) and the teacher's analysis.
 
-import { h, svg } from "../js/svg.js";
+import { ensureStylesheet, h, s, svg } from "../js/svg.js";
 
-const CSS_ID = "entanglion-css";
 const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
 const VIEW_H = 870;                // the drawing stops below MINUS (the map's corner art is left out)
 const R = 40;                      // planet radius
@@ -76,22 +75,7 @@ function bt(key, fields = {}) {
   return text.replace(/\{(\w+)\}/g, (all, name) => (fields[name] !== undefined ? String(fields[name]) : all));
 }
 
-function ensureCss() {
-  if (document.getElementById(CSS_ID)) return;
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("../css/entanglion.css", import.meta.url).href;
-  document.head.append(link);
-}
 
-// SVG elements with children (svg.js's svg() takes a text only)
-function s(tag, attrs = {}, ...children) {
-  const { text, ...rest } = attrs;
-  const n = svg(tag, rest, text);
-  for (const c of children.flat()) if (c) n.append(c);
-  return n;
-}
 
 const pos = (planet) => { const p = LAYOUT[planet]; return p ? { x: p[0] * W, y: p[1] * H } : null; };
 const galaxyOf = (planet) => GALAXY[planet] || "entanglion";
@@ -140,7 +124,7 @@ const previewable = (a) => cardOf(a) !== null;
 // ---------------------------------------------------------------------------- the board
 
 export function createBoard(root, { act, preview }) {
-  ensureCss();
+  ensureStylesheet(new URL("../css/entanglion.css", import.meta.url).href);
   root.innerHTML = "";
   const wrap = h("div", { class: "ent" });
   const main = h("div", { class: "ent-main" });

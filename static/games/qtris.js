@@ -6,7 +6,7 @@
 // ok: true, result} | {ok: false, code, message}>. Without preview (replays, older pages) the
 // board still works: legal targets come from payload.legal, no hover preview.
 import { _, tr } from "../js/i18n.js";
-import { h, svg } from "../js/svg.js";
+import { ensureStylesheet, h, svg } from "../js/svg.js";
 const CELL = 150;
 const R = 44; // tile radius
 const LINES = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
@@ -17,15 +17,6 @@ const CARD_TITLES = {
 const BASIS_WORDS = { color: _("colour"), "left-right": _("left-right"), "up-down": _("up-down") };
 const TILE_WORDS = { W: _("white"), B: _("black"), R: _("kitten right"), L: _("kitten left"), UP: _("kitten up"), DOWN: _("kitten down") };
 
-function ensureCss() {
-  if (document.querySelector("link[data-qtris-css]")) return;
-  const here = new URL(import.meta.url);
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("../css/qtris.css", here).href;
-  link.dataset.qtrisCss = "1";
-  document.head.append(link);
-}
 
 const origin = (sq) => ({ x: ((sq - 1) % 3) * CELL, y: Math.floor((sq - 1) / 3) * CELL });
 const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.y + CELL / 2 - 8 }; };
@@ -137,7 +128,7 @@ function tileWords(cell) {
 // ---------------------------------------------------------------- the board module
 
 export function createBoard(root, { act, preview, promptChanged = () => {} } = {}) {
-  ensureCss();
+  ensureStylesheet(new URL("../css/qtris.css", import.meta.url).href);
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });

@@ -8,9 +8,8 @@
 // (the view already hides other players' hidden values from this seat).
 
 import { _, nt, tr } from "../js/i18n.js";
-import { h } from "../js/svg.js";
+import { ensureStylesheet, h } from "../js/svg.js";
 
-const CSS_ID = "quantum-poker-css";
 const GATE_HELP = {
   X: _("X flips the value of one of your qubits (no effect on a superposed one)."),
   Y: _("Y flips the value of one of your qubits and turns it face up/down."),
@@ -22,22 +21,13 @@ const GATE_HELP = {
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
 const COIN_MS = 1700; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
 
-function ensureCss() {
-  if (document.getElementById(CSS_ID)) return;
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  const here = new URL(import.meta.url);
-  link.href = new URL("../css/quantum-poker.css", here).href;
-  document.head.append(link);
-}
 
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 const same = (t, seat, slot) => t && t.seat === seat && t.qubit === slot;
 
 export function createBoard(root, { act }) {
-  ensureCss();
+  ensureStylesheet(new URL("../css/quantum-poker.css", import.meta.url).href);
   root.innerHTML = "";
   const wrap = h("div", { class: "qp" });
   const tableBox = h("div", { class: "qp-table", role: "group", "aria-label": _("QuantumPoker table") });

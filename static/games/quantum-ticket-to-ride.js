@@ -12,10 +12,9 @@
 // holds only this seat's mission; the others' appear there only at the end).
 import { _, nt, t } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
+import { ensureStylesheet, h, s } from "../js/svg.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
-const NS = "http://www.w3.org/2000/svg";
-const CSS_ID = "quantum-ticket-to-ride-css";
 const GATES = ["I", "X", "Y", "Z", "H", "CNOT"];
 const GATE_HELP = {
   I: _("I does nothing to the qubit."),
@@ -50,36 +49,7 @@ const TEXT = {
 const SEAT_COLOURS = 5;
 const COLOUR_NAMES = [_("red"), _("blue"), _("green"), _("orange"), _("purple")];
 
-function ensureCss() {
-  if (document.getElementById(CSS_ID)) return;
-  const link = document.createElement("link");
-  link.id = CSS_ID;
-  link.rel = "stylesheet";
-  link.href = new URL("../css/quantum-ticket-to-ride.css", import.meta.url).href;
-  document.head.append(link);
-}
 
-function h(tag, attrs = {}, ...children) {
-  const n = document.createElement(tag);
-  setAttrs(n, attrs);
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
-  return n;
-}
-function s(tag, attrs = {}, ...children) {
-  const n = document.createElementNS(NS, tag);
-  setAttrs(n, attrs);
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
-  return n;
-}
-function setAttrs(n, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") n.setAttribute("class", v);
-    else if (k === "text") n.textContent = v;
-    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : String(v));
-  }
-}
 const fmt = (x) => (Math.abs(x) < 5e-4 ? "0" : x.toFixed(2).replace(/\.?0+$/, "").replace("-", "−"));
 
 // ------------------------------------------------------------------ the view, whatever its details
@@ -109,7 +79,7 @@ export function ket(name) {
 const missionText = (m) => `${m.start} ${ket(m.initial_state)} → ${m.target} ${ket(m.target_state)}`;
 
 export function createBoard(root, { act, promptChanged = () => {} }) {
-  ensureCss();
+  ensureStylesheet(new URL("../css/quantum-ticket-to-ride.css", import.meta.url).href);
   root.innerHTML = "";
   const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
   // focusable: on a phone the map pans inside its own box, and a keyboard must be able to scroll it

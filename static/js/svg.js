@@ -6,6 +6,9 @@
 //   adds a listener. Children (nested arrays allowed) are nodes or text; null, undefined and
 //   false are skipped.
 // svg(tag, attrs, text): an SVG element; null or undefined attributes are left out.
+// s(tag, attrs, ...children): an SVG element with children, attributes as for h() ("class" and
+//   "text" included, no "style").
+// ensureStylesheet(href): adds the board's stylesheet to the page once.
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function h(tag, attrs = {}, ...children) {
@@ -29,4 +32,24 @@ export function svg(tag, attrs = {}, text) {
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) n.setAttribute(k, v);
   if (text !== undefined) n.textContent = text;
   return n;
+}
+
+export function s(tag, attrs = {}, ...children) {
+  const n = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) n.append(c);
+  return n;
+}
+
+export function ensureStylesheet(href) {
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
 }

@@ -197,8 +197,15 @@ def test_poker_arrow_keys_walk_the_cards_and_the_targets(chromium, server, teach
 
     table = poker_table(server, community_cards=5)
     pages = [page_for(chromium, server, table.students[s], table.match_id) for s in (0, 1)]
-    actor = next(p for p in pages if p.locator("#turn.mine").count())
-    expect(actor.locator(".qp-seat")).to_have_count(2)
+    expect(pages[0].locator(".qp-seat")).to_have_count(2)  # both boards drawn from their sockets
+    expect(pages[1].locator(".qp-seat")).to_have_count(2)
+    for _ in range(100):  # whichever page the socket says is to act
+        actor = next((p for p in pages if p.locator("#turn.mine").count()), None)
+        if actor:
+            break
+        pages[0].wait_for_timeout(100)
+    assert actor, "neither student's page says it is their turn"
+    expect(actor.locator(".qp-pauli.playable").nth(1)).to_be_visible()
     ids = actor.locator(".qp-pauli.playable").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
     assert len(ids) >= 2
     card = lambda i: actor.locator(f".qp-pauli[data-card='{ids[i]}']")  # noqa: E731

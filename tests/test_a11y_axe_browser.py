@@ -85,12 +85,7 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
         sweep.check(teacher_page, name)
 
     # the game to its end (collapse, then random legal moves), its result, replay and statistics
-    while Match.objects.get(pk=mid).status != Match.Status.FINISHED:
-        for student in table.students.values():
-            legal = student.api("GET", f"/api/matches/{mid}/").json()["legal"]
-            if legal:
-                api_act(student, mid, legal[0])
-                break
+    play_out(table, lambda seat, legal: legal[0])
     expect(ada.locator("#result")).to_be_visible(timeout=10_000)
     sweep.check(ada, "quantum tic-tac-toe, result")
     for page, who in ((ada, "student"), (teacher_page, "teacher")):
@@ -136,12 +131,7 @@ def test_qtris_and_quantum_poker_in_play_and_replayed_pass_axe(chromium, server,
     actor.locator(".qp-qubit.target").first.hover()
     sweep.check(actor, "QuantumPoker, a card picked with its targets")
     actor.keyboard.press("Escape")
-    while Match.objects.get(pk=mid).status != Match.Status.FINISHED:
-        for student in poker.students.values():
-            legal = student.api("GET", f"/api/matches/{mid}/").json()["legal"]
-            if legal:
-                api_act(student, mid, legal[0])
-                break
+    play_out(poker, lambda seat, legal: legal[0])
     expect(actor.locator("#result")).to_be_visible(timeout=15_000)
     sweep.check(actor, "QuantumPoker, showdown and result")
     actor.goto(server.url + f"/matches/{mid}/replay/")

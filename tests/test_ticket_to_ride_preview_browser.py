@@ -116,3 +116,122 @@ def test_the_path_picker_shows_two_qubit_amplitudes_for_an_advanced_mission(chro
     page.keyboard.press("Enter")  # the focus is on "Run this path"
     assert page.evaluate("() => window.sent") == [{"run": list(path.cities)}]
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
+
+
+# ---------------------------------------------------------------- the map by keyboard alone
+
+NODES = """() => [...document.querySelectorAll('.ttr-map [data-cx]')].map((n) => ({
+  key: n.dataset.route !== undefined ? 'route ' + n.dataset.route : 'city ' + n.dataset.city,
+  x: Number(n.dataset.cx), y: Number(n.dataset.cy), stop: n.getAttribute('tabindex') === '0'}))"""
+FOCUSED = """() => { const n = document.activeElement;
+  return n && n.dataset && n.dataset.cx !== undefined
+    ? (n.dataset.route !== undefined ? 'route ' + n.dataset.route : 'city ' + n.dataset.city) : null; }"""
+DIRECTIONS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+
+
+def toward(nodes: dict, here: str, key: str) -> str | None:
+    """The spec of the arrow keys: the nearest route or city within ±45° of the arrow's
+    direction from the focused one's centre (SVG y grows downwards)."""
+    dx, dy = DIRECTIONS[key]
+    x0, y0 = nodes[here]
+    best = None
+    for name, (x, y) in nodes.items():
+        vx, vy = x - x0, y - y0
+        dist = (vx * vx + vy * vy) ** 0.5
+        if name == here or dist < 1e-6 or vx * dx + vy * dy < dist * 0.5 ** 0.5 - 1e-9:
+            continue
+        if best is None or dist < best[0]:
+            best = (dist, name)
+    return best and best[1]
+
+
+def key_path(nodes: dict, start: str, goal: str) -> list[tuple[str, str]]:
+    """Arrow presses (key, node reached) leading from ``start`` to ``goal`` (breadth first)."""
+    seen, todo = {start: []}, [start]
+    while todo:
+        here = todo.pop(0)
+        if here == goal:
+            return seen[here]
+        for key in DIRECTIONS:
+            there = toward(nodes, here, key)
+            if there and there not in seen:
+                seen[there] = [*seen[here], (key, there)]
+                todo.append(there)
+    raise AssertionError(f"{goal} cannot be reached by arrows from {start}")
+
+
+def test_the_map_is_played_by_keyboard_alone_with_arrows_between_routes_and_cities(chromium, server):
+    """Issue 14: the Europe map (27 cities, 53 routes) is one Tab stop; the arrows move the focus
+    to the nearest route or city in their direction; a focused route or city shows the same
+    preview as hover, in a live region; Enter selects a route, Escape drops it, and the Claim
+    button claims it."""
+    from games.engines import get_game
+
+    game = get_game("quantum-ticket-to-ride")
+    state = game.setup(players=2, variant="basic", seed=4)
+    legal = game.legal_actions(state, 0)
+    claimable = [a["claim"] for a in legal if "claim" in a]
+    routes = state["map"]["routes"]
+    msg = {"view": game.view(state, 0), "legal": legal, "seat": 0, "seq": 3, "to_act": [0], "events": [],
+           "seats": [{"index": 0, "name": "Ada"}, {"index": 1, "name": "Bo"}]}
+    page = chromium.new_page(viewport={"width": 375, "height": 800})
+    page.goto(server.url + "/")
+    page.evaluate("""async (msg) => {
+      const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
+      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
+      window.sent = [];
+      const board = createBoard(root, { act: (a) => window.sent.push(a) });
+      board.render(msg);
+    }""", msg)
+    rows = page.evaluate(NODES)
+    assert len(rows) == len(routes) + len(state["map"]["cities"]) == 53 + 27
+    assert [r["key"] for r in rows if r["stop"]] == [f"route {claimable[0]}"]  # one Tab stop: a route to claim
+    nodes = {r["key"]: (r["x"], r["y"]) for r in rows}
+
+    for _ in range(30):  # Tab, from the top of the page, reaches the map once
+        if page.evaluate(FOCUSED):
+            break
+        page.keyboard.press("Tab")
+    start = f"route {claimable[0]}"
+    assert page.evaluate(FOCUSED) == start
+    first = routes[claimable[0]]
+    hover = page.locator(".ttr-hover")
+    expect(hover).to_have_attribute("aria-live", "polite")
+    expect(hover).to_contain_text(f"{first['a']}–{first['b']}: {first['gate']}×{first['length']} (unclaimed)")
+
+    # a known step of the map, then the way to another route to claim, press by press
+    berlin = "city Berlin"
+    for key, there in key_path(nodes, start, berlin):
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUSED) == there, key
+    expect(hover).to_contain_text("Berlin: routes to")
+    x0, y0 = nodes[berlin]
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate(FOCUSED)
+    x1, y1 = nodes[below]
+    assert below == toward(nodes, berlin, "ArrowDown") and y1 > y0 and abs(x1 - x0) <= y1 - y0
+    goal = claimable[-1]
+    for key, there in key_path(nodes, below, f"route {goal}"):
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUSED) == there, key
+    route = page.locator(f".ttr-route[data-route='{goal}']")
+    label = route.get_attribute("aria-label")
+    r = routes[goal]
+    assert label.startswith(f"{r['a']}–{r['b']}: {r['gate']} route, length {r['length']}, unclaimed"), label
+    expect(hover).to_contain_text(f"{r['a']}–{r['b']}")
+
+    page.keyboard.press("Enter")  # selected, as by a click; the focus stays on it
+    expect(route).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(FOCUSED) == f"route {goal}"
+    page.keyboard.press("Escape")
+    expect(route).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"[data-claim='{goal}']")).to_be_visible()
+    page.keyboard.press("Tab")  # the map is one Tab stop: the next Tab leaves it for the controls
+    assert page.evaluate(FOCUSED) is None
+    for _ in range(5):
+        if page.evaluate("() => document.activeElement.dataset.claim") == str(goal):
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.sent") == [{"claim": goal}]

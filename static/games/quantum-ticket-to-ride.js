@@ -8,6 +8,11 @@
 // conventions (q0 leftmost, CNOT q0→q1, a route of length N applies its gate N times); the
 // server's run decides. Renders replay frames ({view, legal: []}) too.
 //
+// Keyboard: the map is one Tab stop (a roving tabindex over its routes and cities); the arrow
+// keys move to the nearest route or city in that direction (within ±45° of it), Enter / Space
+// act as a click, Escape drops the selected route or the planned run; a focused route or city
+// shows the same preview as a hovered one, and says it in the preview's live region.
+//
 // Nothing secret is ever in the DOM: the mission shown is the one in this seat's view (the view
 // holds only this seat's mission; the others' appear there only at the end).
 import { _, nt, t } from "../js/i18n.js";
@@ -44,6 +49,8 @@ const TEXT = {
   spectator: _("You are watching this match."),
   over: _("The game is over."),
   city: (name, extra) => `${name}${extra ? `, ${extra}` : ""}`,
+  cityRoutes: (name, routes) => t("%(city)s: routes to %(routes)s.", { city: name, routes }),
+  cityRoute: (r, other, owner) => `${other} (${r.gate}×${r.length}, ${owner})`,
   start: _("your start"), target: _("your target"), next: _("next on the path: press Enter"),
 };
 const SEAT_COLOURS = 5;
@@ -83,7 +90,10 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   root.innerHTML = "";
   const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
   // focusable: on a phone the map pans inside its own box, and a keyboard must be able to scroll it
-  const mapBox = h("div", { class: "ttr-map", role: "region", tabindex: "0", "aria-label": TEXT.mapBox });
+  // (its routes and cities are focusable, so a keyboard scrolls it by moving among them)
+  const mapBox = h("div", { class: "ttr-map", role: "region", "aria-label": TEXT.mapBox });
+  // the preview of the hovered or focused route / city, said politely to a screen reader
+  const hoverBox = h("p", { class: "ttr-hover muted small", role: "status", "aria-live": "polite" });
   const side = h("div", { class: "ttr-side" });
   const picker = h("section", { class: "ttr-picker hidden", "aria-label": _("Path picker of a run") });
   const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, mapBox), side);
@@ -94,6 +104,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   let path = [];           // cities of the run being planned
   let planning = false;
   let turnKey = null;
+  let current = null;      // the map's Tab stop: the selector of the route or city last focused
 
   const say = (text) => { live.textContent = text; };
   const seatName = (msg, i) => {
@@ -262,12 +273,12 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (can.has(r.index)) cls.push("claimable");
       if (pickedRoute === r.index) cls.push("picked");
       if (onPath.has(r.index)) cls.push("on-path");
-      const owner = claimed ? TEXT.claimedBy(r.owner === me ? "you" : seatName(msg, r.owner)) : TEXT.unclaimed;
+      const owner = claimed ? TEXT.claimedBy(r.owner === me ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed;
       const interactive = !msg.replay && !planning;
       const g = s("g", {
         class: cls.join(" "), "data-route": r.index, "data-gate": r.gate, "data-length": r.length,
         "data-owner": claimed ? r.owner : null, "data-a": r.a, "data-b": r.b,
-        role: interactive ? "button" : "img", tabindex: interactive ? 0 : null,
+        role: interactive ? "button" : "img", tabindex: -1, "data-cx": (x1 + x2) / 2, "data-cy": (y1 + y2) / 2,
         "aria-pressed": interactive ? String(pickedRoute === r.index) : null,
         "aria-label": TEXT.route(r, owner, routeNote(msg, r)),
         onclick: interactive ? () => selectRoute(r.index) : null,
@@ -299,10 +310,12 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (planning && path.includes(c.name)) cls.push("on-path");
       const extra = [isStart ? TEXT.start : "", isTarget ? TEXT.target : "", next ? TEXT.next : ""].filter(Boolean).join(", ");
       const g = s("g", {
-        class: cls.join(" "), "data-city": c.name, role: next ? "button" : "img", tabindex: next ? 0 : null,
+        class: cls.join(" "), "data-city": c.name, role: next ? "button" : "img", tabindex: -1, "data-cx": c.x, "data-cy": c.y,
         "aria-label": TEXT.city(c.name, extra),
         onclick: next ? () => addCity(c.name) : null,
         onkeydown: next ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addCity(c.name); } } : null,
+        onmouseenter: () => hoverCity(msg, c.name),
+        onfocus: () => hoverCity(msg, c.name),
       });
       g.append(s("circle", { cx: c.x, cy: c.y, r: next ? 11 : 8 }));
       if (next) g.append(s("circle", { cx: c.x, cy: c.y, r: 30, class: "ttr-city-hit" }));  // a thumb-sized target
@@ -313,17 +326,63 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     svgEl.append(gRoutes, gCities);
     // keep the keyboard focus on the same route or city across a redraw
     const active = document.activeElement;
-    const key = active && mapBox.contains(active) ? (active.dataset.route !== undefined ? `[data-route="${active.dataset.route}"]`
-      : active.dataset.city !== undefined ? `[data-city="${CSS.escape(active.dataset.city)}"]` : null) : null;
+    const hadFocus = active && mapBox.contains(active);
     mapBox.replaceChildren(svgEl);
-    if (key) { const n = mapBox.querySelector(key); if (n && n.getAttribute("tabindex") !== null) n.focus({ preventScroll: true }); }
+    // one Tab stop: the route or city last focused, else the first city of the path, a route
+    // to claim, or the first route
+    const stop = (current && svgEl.querySelector(current)) || svgEl.querySelector(".ttr-city.next")
+      || svgEl.querySelector(".ttr-route.claimable") || svgEl.querySelector(".ttr-route, .ttr-city");
+    if (stop) {
+      stop.setAttribute("tabindex", "0");
+      if (hadFocus) { redrawing = true; stop.focus({ preventScroll: true }); redrawing = false; }
+    }
   }
 
+  // the arrow keys: the nearest route or city whose direction from the focused one is within
+  // ±45° of the arrow's (on the map's own coordinates)
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  function nearestToward(from, [dx, dy]) {
+    const x0 = Number(from.dataset.cx), y0 = Number(from.dataset.cy);
+    let best = null, bestDist = Infinity;
+    for (const n of mapBox.querySelectorAll("[data-cx]")) {
+      if (n === from) continue;
+      const vx = Number(n.dataset.cx) - x0, vy = Number(n.dataset.cy) - y0;
+      const dist = Math.hypot(vx, vy);
+      if (dist < 1e-6 || vx * dx + vy * dy < dist * Math.SQRT1_2 - 1e-9) continue;
+      if (dist < bestDist) { best = n; bestDist = dist; }
+    }
+    return best;
+  }
+  mapBox.addEventListener("keydown", (e) => {
+    const dir = ARROWS[e.key];
+    const from = e.target.closest && e.target.closest("[data-cx]");
+    if (!dir || !from) return;
+    e.preventDefault();
+    const to = nearestToward(from, dir);
+    if (to) to.focus();
+  });
+  // the focused route or city becomes the map's one Tab stop
+  mapBox.addEventListener("focusin", (e) => {
+    const n = e.target.closest && e.target.closest("[data-cx]");
+    if (!n) return;
+    for (const o of mapBox.querySelectorAll('[data-cx][tabindex="0"]')) if (o !== n) o.setAttribute("tabindex", "-1");
+    n.setAttribute("tabindex", "0");
+    current = n.dataset.route !== undefined ? `[data-route="${n.dataset.route}"]` : `[data-city="${CSS.escape(n.dataset.city)}"]`;
+  });
+
+  let redrawing = false;  // a redraw giving the focus back says nothing new
+  function showPreview(text) {
+    if (redrawing && hoverBox.textContent) return;
+    if (hoverBox.textContent !== text) hoverBox.textContent = text;
+  }
+  const ownerWords = (msg, r) => (r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed);
   function hoverRoute(msg, r) {
-    const box = side.querySelector(".ttr-hover");
-    if (!box) return;
-    const owner = r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed;
-    box.textContent = `${r.a}–${r.b}: ${r.gate}×${r.length} (${owner}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`;
+    showPreview(`${r.a}–${r.b}: ${r.gate}×${r.length} (${ownerWords(msg, r)}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`.trim());
+  }
+  function hoverCity(msg, name) {
+    const routes = routesOf(msg.view).filter((r) => r.a === name || r.b === name)
+      .map((r) => TEXT.cityRoute(r, r.a === name ? r.b : r.a, ownerWords(msg, r)));
+    showPreview(TEXT.cityRoutes(name, routes.join("; ")));
   }
 
   // ------------------------------------------------------------------ drawing: the side panel
@@ -513,7 +572,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (!msg) return;
     drawMap(msg);
     side.replaceChildren(...[missionCard(msg), handBox(msg), controls(msg),
-      h("p", { class: "ttr-hover muted small", "aria-hidden": "true" }), lastRunBox(msg), playersBox(msg), revealedMissions(msg),
+      hoverBox, lastRunBox(msg), playersBox(msg), revealedMissions(msg),
       teacherBox(msg)].filter(Boolean));
     drawPicker(msg);
   }

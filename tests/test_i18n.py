@@ -271,3 +271,30 @@ def test_a_physics_note_of_quantumpoker_reads_in_the_readers_language():
     with translation.override("es"):
         local = localize_view("quantum-poker", analysis)["seats"][1]["cards"][0]["note"]
     assert "H·H = I" in local and "sería 1 con seguridad" in local
+
+
+TILE_CODES = re.compile(r"\b(W|B|R|L|UP|DOWN)\b")
+
+
+@pytest.mark.parametrize("basis, tile", [("color", "W"), ("left-right", "R"), ("up-down", "R")])
+def test_qtris_eve_says_her_measurement_in_the_readers_words_never_the_tiles_codes(basis, tile):
+    """The outcome of Eve's measurement is a tile's name through the catalog (white circle,
+    kitten up...), in English and under es / pl; the tiles' codes W B R L UP DOWN stay in the
+    event's language-neutral ``result`` field only."""
+    from games.engines.qtris.texts import EVENT_TEXTS
+    from tests.engines.test_qtris_eve_noise_d100 import GAME, eve_table
+
+    state = eve_table([tile] * 9)
+    state, _ = GAME.apply(state, 0, {"card": "I"})
+    _, events = GAME.apply(state, 1, {"eve_measure": {"squares": [5], "basis": basis}, "discard": ["X", "H"]})
+    measured = events[0]
+    code = measured["result"][0]
+    assert code in {"color": ("W", "B"), "left-right": ("R", "L"), "up-down": ("UP", "DOWN")}[basis]
+    assert measured["params"]["result"] == [{"code": f"tile_{code}", "params": {}}]
+    outcome = measured["text"].rsplit("→", 1)[1].strip()
+    assert outcome == EVENT_TEXTS[f"tile_{code}"] and not TILE_CODES.search(outcome), measured["text"]
+    for lang in LANGS:
+        with translation.override(lang):
+            said = localize("qtris", [measured])[0]["text"].rsplit("→", 1)[1].strip()
+            assert said == translation.gettext(EVENT_TEXTS[f"tile_{code}"]) != outcome, (lang, said)
+        assert not TILE_CODES.search(said), (lang, said)

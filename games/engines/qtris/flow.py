@@ -637,7 +637,9 @@ class QTris:
         how = message("certain") if d100 is None else message("rolled_d100", d100=d100)
         events.append(event(EVENT_TEXTS, "eve_measure", "eve_measure",
                             {"squares": ", ".join(map(str, squares)), "basis": message(f"basis_{basis}"),
-                             "how": how, "result": ", ".join(labels)},
+                             # the outcome in words ("white circle", "kitten up"): the tiles'
+                             # codes (W B R L UP DOWN) are kept, language-neutral, in `result`
+                             "how": how, "result": [message(f"tile_{label}") for label in labels]},
                             side=side, squares=list(squares), basis=basis, result=labels, d100=d100, p=p))
         self._end_turn(state, events)
 

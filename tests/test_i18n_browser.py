@@ -281,3 +281,32 @@ def test_the_new_games_in_play_show_no_english(chromium, server, teacher, lang):
 
     english = {name: found for name, found in pages.items() if found}
     assert not english, "\n".join(f"{name}: {found}" for name, found in english.items())
+
+
+TILE_CODES = re.compile(r"\b(W|B|R|L|UP|DOWN)\b")
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_qtris_tiles_read_as_words_of_the_language_never_as_codes(chromium, server, teacher, lang):
+    """The exercise editor draws the real QTris board beside its tile palette: under es / pl the
+    tiles are named in the language (the board's own catalog words: "kitten up"), in the palette,
+    the squares' and the board's screen-reader names and its visible text, never as the codes
+    W B R L UP DOWN (the engine's options keep those, in the JSON only)."""
+    classroom = Classroom.objects.create(teacher=teacher, name="Physics 9A")
+    page = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900}).new_page()
+    log_in(page, server.url)
+    page.goto(server.url + f"/teacher/classes/{classroom.pk}/exercises/new/")
+    expect(page.locator(".ex-result.ok")).to_be_visible(timeout=10_000)  # validated, the board drawn
+    expect(page.locator("#board g.sq")).to_have_count(9)
+    words = page.evaluate("""() => ["white", "black", "kitten right", "kitten left", "kitten up", "kitten down"]
+      .map((w) => window.django.gettext(w))""")
+    assert words[4] != "kitten up"  # the catalog of the page's language is loaded
+    palette = page.locator("#ex-palette .ex-tile")
+    expect(palette).to_have_count(12)
+    names = palette.evaluate_all("(bs) => bs.map((b) => [b.textContent, b.getAttribute('aria-label')])")
+    for (text, name), word in zip(names, words * 2, strict=True):
+        assert word in name and (word in text or text.startswith("U·")), (text, name)
+    squares = page.locator("#ex-grid .ex-sq").evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-label'))")
+    assert len(squares) == 9 and all(any(w in s for w in words) for s in squares), squares
+    shown = [t for t in page.evaluate(VISIBLE_TEXTS) if TILE_CODES.search(t)]
+    assert not shown, f"tile codes shown under {lang}: {shown}"

@@ -3,11 +3,13 @@
 import { _, tr } from "./i18n.js";
 import { h } from "./svg.js";
 
-const TILES = [
-  ["W", "○ white"], ["B", "● black"], ["R", "◐ kitten right"], ["L", "◑ kitten left"], ["UP", "◓ kitten up"], ["DOWN", "◒ kitten down"],
-  ["U:W", "U·○"], ["U:B", "U·●"], ["U:R", "U·◐"], ["U:L", "U·◑"], ["U:UP", "U·◓"], ["U:DOWN", "U·◒"],
-];
+// the tiles' codes (W B R L UP DOWN, "U:" decorated) are the engine's options; what a reader
+// sees and hears is a glyph and the tile's name in their language (the board's own words)
+const CODES = ["W", "B", "R", "L", "UP", "DOWN"];
 const GLYPH = { W: "○", B: "●", R: "◐", L: "◑", UP: "◓", DOWN: "◒" };
+const TILE_WORDS = { W: _("white"), B: _("black"), R: _("kitten right"), L: _("kitten left"), UP: _("kitten up"), DOWN: _("kitten down") };
+const TILES = [...CODES.map((c) => [c, `${GLYPH[c]} ${TILE_WORDS[c]}`]), ...CODES.map((c) => [`U:${c}`, `U·${GLYPH[c]}`])];
+const tileName = (code) => (code.startsWith("U:") ? "U·" : "") + (TILE_WORDS[code.replace("U:", "")] || code);
 const CARDS = ["I", "X", "Y", "Z", "H", "S", "U", "CX"];
 const BELL = ["phi+", "phi-", "psi+", "psi-"];
 
@@ -58,6 +60,7 @@ export async function editor({ validateUrl, boardUrl }) {
     const box = $("ex-palette");
     box.replaceChildren(...TILES.map(([code, label]) => h("button", {
       type: "button", class: "ex-tile" + (code.startsWith("U:") ? " u" : "") + (brush === code ? " picked" : ""), "data-tile": code,
+      "aria-label": tileName(code), "aria-pressed": String(brush === code),
       onclick: () => { brush = code; renderPalette(); },
     }, label)));
   }
@@ -73,6 +76,7 @@ export async function editor({ validateUrl, boardUrl }) {
       }
       return h("button", {
         type: "button", class: "ex-sq" + (codes.some((c) => c.startsWith("U:")) ? " u" : ""), "data-square": sq,
+        "aria-label": tr("Square %(square)s: %(tiles)s", { square: sq, tiles: codes.length > 1 ? tr("mixture: %(members)s", { members: codes.map(tileName).join(", ") }) : tileName(codes[0]) }),
         title: "click: set the palette tile · shift-click: add it (mixture) · alt-click: remove the last",
         onclick: (e) => {
           if (e.altKey) { if (codes.length > 1) codes.pop(); } else if (e.shiftKey) codes.push(brush); else st.squares[i] = [brush];

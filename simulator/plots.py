@@ -54,9 +54,13 @@ def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str |
     import matplotlib.pyplot as plt
     from qiskit.visualization import plot_histogram
 
+    from simulator.scoring import score_words  # the labels in the reader's language
+
     labels = sorted({row["label"] for t in series.values() for row in t["table"]})
-    data = [{row["label"]: row["fraction"] for row in t["table"]} | {lbl: 0.0 for lbl in labels
-            if lbl not in {r["label"] for r in t["table"]}} for t in series.values()]
+    data = [{score_words(row["label"]): row["fraction"] for row in t["table"]}
+            | {score_words(lbl): 0.0 for lbl in labels if lbl not in {r["label"] for r in t["table"]}}
+            for t in series.values()]
+    actual = score_words(actual) if actual is not None else None
     with _LOCK, plt.rc_context(BIG):
         fig = plot_histogram(data, legend=list(series), figsize=(12, 6), bar_labels=False,
                              title=title, sort="asc")

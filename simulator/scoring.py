@@ -17,11 +17,12 @@ classical register) in qiskit's order: the rightmost character is classical bit 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from games.engines import UnknownGame, abilities_of, get_game
 
@@ -310,7 +311,22 @@ def score_table(scorer: Scorer, weights: Mapping[str, float]) -> dict[str, Any]:
 
 
 def score_label(sides: list[str], score: tuple[int, ...] | list[int]) -> str:
-    """``"W1 B0"`` for QTris, ``"1:3 2:0"`` style for seats."""
+    """``"W1 B0"`` for QTris, ``"1:3 2:0"`` style for seats: the language-neutral key of a score
+    (the API's, the stored runs'); ``score_words`` shows it to a reader."""
     if sides == ["white", "black"]:
         return f"W{score[0]} B{score[1]}"
     return " ".join(f"{side.removeprefix('seat ')}:{v}" for side, v in zip(sides, score, strict=True))
+
+
+_COLOUR_SCORE = re.compile(r"W(\d+) B(\d+)")
+
+
+def score_words(label: str) -> str:
+    """A score label as a reader sees it: QTris's ``"W1 B0"`` with the initials of "white" and
+    "black" in the reader's language; any other label as it is."""
+    m = _COLOUR_SCORE.fullmatch(label)
+    if not m:
+        return label
+    # Translators: a QTris score, white's qtris then black's, e.g. "W3 B1": W and B are one-letter
+    # abbreviations of "white" and "black" (the two sides' colours); keep them one letter each.
+    return pgettext("QTris score: W = white, B = black", "W%(white)s B%(black)s") % {"white": m[1], "black": m[2]}

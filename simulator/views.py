@@ -14,7 +14,7 @@ from simulator import credentials, devices, plots, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
 from simulator.models import Backend, QuantumPolicy
 from simulator.positions import qasm3_of
-from simulator.scoring import NotScorable, score_label
+from simulator.scoring import NotScorable, score_label, score_words
 
 
 def _access(request: HttpRequest, match_id: int) -> StatsAccess:
@@ -47,7 +47,8 @@ def _results(access: StatsAccess) -> dict:
         series[f"{odds['ibm']['device']} (hardware)"] = odds["ibm"]["scores"]
     actual_label = score_label(odds["sides"], odds["actual"]) if odds["actual"] is not None else None
     return {
-        "match": access.match, "odds": odds, "actual_label": actual_label, "is_teacher": access.is_teacher,
+        "match": access.match, "odds": odds, "is_teacher": access.is_teacher,
+        "actual_label": score_words(actual_label) if actual_label is not None else None,
         "histogram": plots.score_histogram(series, "Scores: exact odds and shots", actual_label),
         "results_key": ",".join(str(odds[k]["id"]) if odds[k] else "-" for k in ("aer", "noisy", "ibm")),
         "side_rows": [{"side": side, "actual": odds["actual"][i] if odds["actual"] else None,
@@ -116,7 +117,8 @@ def session_stats(request: HttpRequest, session_id: int) -> HttpResponse:
         return response
     charts = {}
     if stats["finished_tables"]:
-        charts["scores"] = plots.bar_chart(stats["score_distribution"], "Final scores over all tables",
+        charts["scores"] = plots.bar_chart({score_words(k): v for k, v in stats["score_distribution"].items()},
+                                           "Final scores over all tables",
                                            "tables")
         points = [(p["expected"], p["score"], p["side"]) for t in stats["tables"] for p in t["players"]
                   if p["expected"] is not None and p["score"] is not None]

@@ -298,3 +298,36 @@ def test_qtris_eve_says_her_measurement_in_the_readers_words_never_the_tiles_cod
             said = localize("qtris", [measured])[0]["text"].rsplit("→", 1)[1].strip()
             assert said == translation.gettext(EVENT_TEXTS[f"tile_{code}"]) != outcome, (lang, said)
         assert not TILE_CODES.search(said), (lang, said)
+
+
+SCORE_CONTEXT, SCORE_MSGID = "QTris score: W = white, B = black", "W%(white)s B%(black)s"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_qtris_score_shows_the_colours_initials_of_the_readers_language(lang):
+    """"W3 B1" (the score's language-neutral key: the API's, the stored runs') reaches a reader
+    through the catalog (msgctxt ``SCORE_CONTEXT``): on the match's statistics page under es / pl
+    the real score is written with that language's initials of white and black, never W / B."""
+    from django.contrib.auth.models import User
+
+    from simulator.scoring import score_label, score_words
+    from tests.test_simulator_fixtures import class_table, finished_qtris
+
+    with translation.override(lang):
+        said = score_words("W3 B1")
+        assert said == translation.pgettext(SCORE_CONTEXT, SCORE_MSGID) % {"white": 3, "black": 1}
+    with translation.override("en"):
+        assert score_words("W3 B1") == "W3 B1" and score_words("1:3 2:0") == "1:3 2:0"
+    assert not re.fullmatch(r"W\d+ B\d+", said), f"the {lang} catalog has no {SCORE_MSGID!r} ({SCORE_CONTEXT})"
+
+    teacher = User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+    match = finished_qtris(teacher)
+    class_table(teacher, match)
+    client = Client(HTTP_ACCEPT_LANGUAGE=f"{lang}-{lang.upper()},{lang};q=0.9")
+    client.force_login(teacher)
+    html = client.get(f"/matches/{match.pk}/stats/").content.decode()
+    white, black = match.outcome["lines"]["white"], match.outcome["lines"]["black"]
+    with translation.override(lang):
+        assert f"<b>{score_words(score_label(['white', 'black'], [white, black]))}</b>" in html
+    assert f"<b>W{white} B{black}</b>" not in html

@@ -89,8 +89,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   ensureStylesheet(new URL("../css/quantum-ticket-to-ride.css", import.meta.url).href);
   root.innerHTML = "";
   const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
-  // focusable: on a phone the map pans inside its own box, and a keyboard must be able to scroll it
-  // (its routes and cities are focusable, so a keyboard scrolls it by moving among them)
+  // on a phone the map pans inside its own box; a keyboard scrolls it by moving among its routes
+  // and cities (the focus brings them into view), so the box itself is no Tab stop
   const mapBox = h("div", { class: "ttr-map", role: "region", "aria-label": TEXT.mapBox });
   // the preview of the hovered or focused route / city, said politely to a screen reader
   const hoverBox = h("p", { class: "ttr-hover muted small", role: "status", "aria-live": "polite" });

@@ -207,3 +207,12 @@ def test_opening_a_session_with_a_clock_not_offered_is_refused(classroom):
     with pytest.raises(AppError) as refused:
         services.open_session(classroom, "quantum-tictactoe", move_seconds=7)
     assert refused.value.code == "bad_clock"
+
+
+def test_an_entanglion_mission_ended_by_time_says_so_on_the_dashboard_card():
+    from games.summaries import match_summary
+
+    game = get_game("entanglion")
+    finished, _ = game.finish(game.setup(players=2, seed=5))
+    summary = match_summary("entanglion", finished)
+    assert summary["text"].startswith("Time ran out after") and summary["facts"]["result"] == "time_up"

@@ -85,6 +85,7 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     assert Match.objects.get().seq == seq
     assert fits(ada)
     assert_no_serious_violations(ada, "play page, paused")
+    assert_no_serious_violations(dashboard, "dashboard, paused")
 
     dashboard.click("#pause-btn")
     for page in pages:

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -381,7 +382,9 @@ def enforce_overdue(session: ClassSession) -> int:
     it even when no student's page is open). Returns how many tables changed."""
     now = timezone.now()
     done = 0
-    for match in Match.objects.filter(table__session=session, status=Match.Status.PLAYING, paused=False):
+    overdue = Match.objects.filter(Q(deadline__lte=now) | Q(ends_at__lte=now), table__session=session,
+                                   status=Match.Status.PLAYING, paused=False)
+    for match in overdue:
         if pace.due(match, now):
             applied = match_services.enforce_time(match.pk, match.seq)
             if applied is not None:

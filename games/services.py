@@ -130,9 +130,11 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
 
 def _bots_then_close(match: Match, state: State, applied: Applied) -> State:
     """Bots play their turns, the match finishes if it is over, and is saved and snapshotted."""
+    before = match.seq
     state = _play_bots(match, state, applied)
     _finish_if_over(match, state, applied)
-    pace.rewind(match, state)
+    if match.seq != before or (match.deadline is None and match.clock_left_ms is None):
+        pace.rewind(match, state)  # (a seat handed to a bot that did not move keeps its clock)
     match.save()
     applied.snapshot = snapshot(match, state)
     return state

@@ -216,3 +216,27 @@ def test_an_entanglion_mission_ended_by_time_says_so_on_the_dashboard_card():
     finished, _ = game.finish(game.setup(players=2, seed=5))
     summary = match_summary("entanglion", finished)
     assert summary["text"].startswith("Time ran out after") and summary["facts"]["result"] == "time_up"
+
+
+def test_two_enforcers_racing_on_postgresql_apply_the_timeout_once(clocked, transactional_db):
+    """Real concurrency needs row locks (PostgreSQL: the lead's suite); on SQLite the seq check
+    above is what makes the second enforcer a no-op."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row-lock races run on PostgreSQL only")
+    session, match = clocked
+    expire(match)
+
+    def enforce(_):
+        try:
+            return match_services.enforce_time(match.pk, 0)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(enforce, range(4)))
+    assert sum(r is not None for r in results) == 1
+    assert Action.objects.filter(match=match).count() == 1

@@ -107,7 +107,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     $("pace-move-fill").style.width = `${Math.min(100, (100 * left) / (clock.move_seconds * 1000))}%`;
     const low = left <= 10000;
     $("pace-move").classList.toggle("low", low);
-    if (low && mine && left > 0 && warned !== current.seq) {
+    if (low && mine && left > 0 && clock.move_seconds > 10 && warned !== current.seq) {
       warned = current.seq;
       $("announce").textContent = PACE_TEXT.tenLeft;
     }

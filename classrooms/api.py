@@ -29,7 +29,7 @@ class ClassSessionSerializer(serializers.ModelSerializer):
     class Meta:
         model = ClassSession
         fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "max_participants",
-                  "language", "join_code", "status", "created_at", "ended_at", "ticket_map"]
+                  "language", "move_seconds", "join_code", "status", "created_at", "ended_at", "ticket_map"]
         extra_kwargs = {"max_participants": {"min_value": 1, "max_value": settings.PARTICIPANT_CAP_MAX,
                                              "required": False}}
         read_only_fields = ["join_code", "status", "created_at", "ended_at"]
@@ -56,7 +56,8 @@ class ClassSessionSerializer(serializers.ModelSerializer):
                                          options=options, bot_level=data.get("bot_level", "strong"),
                                          show_odds=data.get("show_odds", True),
                                          max_participants=data.get("max_participants"),
-                                         language=data.get("language", ""))
+                                         language=data.get("language", ""),
+                                         move_seconds=data.get("move_seconds"))
         except UnknownGame as exc:
             raise serializers.ValidationError({"game": str(exc)}) from exc
 

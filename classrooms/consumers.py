@@ -2,6 +2,7 @@
 commands) and each student's lobby (where they learn their table)."""
 from __future__ import annotations
 
+import asyncio
 import json
 
 from channels.db import database_sync_to_async
@@ -18,13 +19,15 @@ from games.errors import AppError
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
-COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync"}
+COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync",
+            "pause_all", "resume_all", "finish_in", "move_clock"}
 
 
 class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     session_id: int | None = None
     is_teacher = False
     participant_id: int | None = None
+    finish_timer: asyncio.Task | None = None
 
     async def connect(self) -> None:
         try:
@@ -46,6 +49,8 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
         await self.send_payload()
 
     async def disconnect(self, code: int) -> None:
+        if self.finish_timer is not None:
+            self.finish_timer.cancel()
         await self.release_socket()
         if self.session_id is not None:
             await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
@@ -77,11 +82,28 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
     async def send_payload(self) -> None:
         payload = await database_sync_to_async(_payload)(self.session_id, self.is_teacher, self.participant_id)
         await self.send_json(payload)
+        if self.is_teacher:
+            self.watch_finish(payload)
         if payload.get("type") == "gone" or payload.get("removed"):
             await self.close(code=4403)  # final: the page says why, and does not reconnect
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content))
+
+    def watch_finish(self, payload: dict) -> None:
+        """The dashboard ends the tables when time is up even if no student's page is open:
+        at the end it reloads its payload, which enforces every overdue table first."""
+        if self.finish_timer is not None:
+            self.finish_timer.cancel()
+            self.finish_timer = None
+        pace = (payload.get("session") or {}).get("pace") or {}
+        if (pace.get("finish_left_ms") or 0) > 0 and not pace.get("paused"):
+            self.finish_timer = asyncio.ensure_future(self.payload_after(pace["finish_left_ms"] / 1000 + 0.3))
+
+    async def payload_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.finish_timer = None
+        await self.send_payload()
 
 
 def _decode(text_data: str | None) -> dict | None:
@@ -113,6 +135,7 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
     if session is None:
         return {"type": "gone", "message": gettext("This class session was deleted.")}
     if is_teacher:
+        services.enforce_overdue(session)  # a table whose time passed with no page open on it
         return selectors.dashboard_payload(session)
     participant = Participant.objects.filter(pk=participant_id).first()
     return selectors.lobby_payload(session, participant)
@@ -155,6 +178,16 @@ def _command(session_id: int, message: dict) -> AppError | None:
                 status = {"lock": ClassSession.Status.LOCKED, "unlock": ClassSession.Status.OPEN,
                           "end": ClassSession.Status.ENDED}[kind]
                 services.set_status(session, status)
+            elif kind == "pause_all":
+                services.pause_all(session)
+            elif kind == "resume_all":
+                services.resume_all(session)
+            elif kind == "finish_in":  # {"seconds": one of settings.FINISH_IN_CHOICES}
+                services.finish_in(session, message.get("seconds"))
+            elif kind == "move_clock":  # {"seconds": one of settings.MOVE_CLOCK_CHOICES, or null}
+                if "seconds" not in message:
+                    raise AppError("bad_message", gettext("move_clock needs \"seconds\": a number or null."))
+                services.set_move_clock(session, message["seconds"])
             elif kind == "show_odds":
                 if type(message.get("show")) is not bool:
                     raise AppError("bad_message", gettext("show_odds needs \"show\": true or false."))

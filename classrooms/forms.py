@@ -30,6 +30,9 @@ class OpenSessionForm(forms.Form):
     language = forms.ChoiceField(required=False, label=_("Students' language"),
                                  choices=[("", _("Each student's browser language")), *settings.LANGUAGES],
                                  help_text=_("A student who picks another language in the page header keeps it."))
+    move_seconds = forms.TypedChoiceField(required=False, coerce=int, empty_value=None,
+                                          label=_("Seconds per move"),
+                                          help_text=_("When a player's time runs out, the random bot moves for them."))
     options = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
                               help_text=_("Optional game options as JSON (e.g. a starting position)."))
     # Quantum Ticket-to-Ride only: a map uploaded to the class (blank: the default map); its
@@ -39,6 +42,8 @@ class OpenSessionForm(forms.Form):
     def __init__(self, *args, ticket_maps=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(g.slug, gettext(g.name)) for g in list_games()]
+        self.fields["move_seconds"].choices = [("", _("No clock"))] + [
+            (str(n), str(n)) for n in settings.MOVE_CLOCK_CHOICES]
         self.fields["ticket_map"].choices = [("", _("Europe (the default map)"))] + [
             (str(m.pk), m.name) for m in ticket_maps]
 

@@ -44,6 +44,12 @@ class ClassSession(models.Model):
         default=default_participant_cap, help_text="students who may join (removed ones count too)")
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # pace, copied to every table's match (games/pace.py): the per-move clock, the pause and
+    # the lesson's end ("finish in N minutes")
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    finish_left_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,11 +1,14 @@
 """What the dashboard (teacher) and a lobby (one student) are shown."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
 from classrooms.ticket_progress import table_progress
+from games import pace
 from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
@@ -107,7 +110,18 @@ def session_summary(session: ClassSession) -> dict:
         "max_participants": session.max_participants,
         "bot_level": session.bot_level,
         "table_size": session.options.get("table_size", game.min_players),
+        "pace": session_pace(session),
     }
+
+
+def session_pace(session: ClassSession) -> dict:
+    """The dashboard's pace controls: the clock per move, the pause, the time left until the
+    end (milliseconds; frozen while paused) and the choices the teacher has."""
+    finish_left = session.finish_left_ms if session.paused else pace.left_ms(session.ends_at, timezone.now())
+    return {"move_seconds": session.move_seconds, "paused": session.paused,
+            "finish_left_ms": finish_left,
+            "move_choices": list(settings.MOVE_CLOCK_CHOICES),
+            "finish_choices": list(settings.FINISH_IN_CHOICES)}
 
 
 def lobby_payload(session: ClassSession, participant: Participant | None) -> dict:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import random
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -18,7 +20,7 @@ from classrooms import codes, names
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Table
 from config import language
-from games import limits
+from games import limits, pace
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels, resolve_level
@@ -26,6 +28,7 @@ from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
 from games.errors import AppError, from_illegal
 from games.models import Match, Seat
+from games.selectors import current_state
 
 SESSION_PARTICIPANTS_KEY = "session_participants"  # {class session id: participant id}
 
@@ -47,8 +50,10 @@ def engine_options(session: ClassSession) -> dict:
 
 def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
                  options: dict | None = None, bot_level: str = "strong", show_odds: bool = True,
-                 max_participants: int | None = None, language: str = "") -> ClassSession:
+                 max_participants: int | None = None, language: str = "",
+                 move_seconds: int | None = None) -> ClassSession:
     game = get_game(game_slug)
+    check_move_seconds(move_seconds)
     if language not in ("", *(code for code, _name in settings.LANGUAGES)):
         raise AppError("bad_language", gettext("Choose one of the offered languages."))
     cap = settings.PARTICIPANT_CAP_DEFAULT if max_participants is None else max_participants
@@ -82,7 +87,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
                 return ClassSession.objects.create(
                     classroom=classroom, game=game_slug, variant=variant, options=options,
                     bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds,
-                    max_participants=cap, language=language)
+                    max_participants=cap, language=language, move_seconds=move_seconds)
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
     raise AppError("no_code", gettext("Could not find a free join code; try again."))
@@ -203,7 +208,10 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
             session.game, holders, variant=session.variant, options=engine_options(session) | (extra_options or {}),
             teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
-        match.save(update_fields=["show_odds"])
+        # the session's pace: its clock, its pause and its end hold at a table seated later too
+        match.move_seconds, match.paused = session.move_seconds, session.paused
+        match.ends_at, match.finish_left_ms = session.ends_at, session.finish_left_ms
+        match.save(update_fields=["show_odds", *pace.PACE_FIELDS])
         table = Table.objects.create(session=session, number=number, match=match)
     transaction.on_commit(lambda: announce_session_changed(session.pk))
     return table
@@ -290,6 +298,99 @@ def set_show_odds(session: ClassSession, show: bool) -> None:
     for match_id in session.tables.values_list("match_id", flat=True):
         transaction.on_commit(lambda m=match_id: announce_match_changed(m))
     transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+# --- pace: the clock per move, pause all tables, finish in N minutes (games/pace.py) --------
+
+def check_move_seconds(seconds) -> None:
+    if seconds is not None and (type(seconds) is not int or seconds not in settings.MOVE_CLOCK_CHOICES):
+        raise AppError("bad_clock", gettext("Seconds per move: none or one of %(choices)s.")
+                       % {"choices": ", ".join(map(str, settings.MOVE_CLOCK_CHOICES))})
+
+
+def _each_live_match(session: ClassSession, change) -> int:
+    """``change(match, now)`` on every waiting or playing table, each under its row lock; the
+    pages open on a changed table are told. Returns how many changed."""
+    now = timezone.now()
+    changed = 0
+    live = session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING])
+    for match_id in live.values_list("match_id", flat=True):
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if change(match, now) is not False:
+            match.save(update_fields=pace.PACE_FIELDS)
+            transaction.on_commit(lambda m=match_id: announce_match_changed(m))
+            changed += 1
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return changed
+
+
+def pause_all(session: ClassSession) -> int:
+    """Every live table is paused: moves are refused, clocks and the end keep what is left."""
+    if session.status == ClassSession.Status.ENDED:
+        raise AppError("ended", gettext("This class session has ended."))
+    if session.paused:
+        raise AppError("already_paused", gettext("The tables are already paused."))
+    now = timezone.now()
+    session.paused = True
+    session.finish_left_ms = pace.left_ms(session.ends_at, now)
+    session.ends_at = None
+    session.save(update_fields=["paused", "finish_left_ms", "ends_at"])
+    return _each_live_match(session, pace.pause)
+
+
+def resume_all(session: ClassSession) -> int:
+    """The paused tables play on; each clock and the end get back what they had left."""
+    if not session.paused:
+        raise AppError("not_paused", gettext("The tables are not paused."))
+    now = timezone.now()
+    session.paused = False
+    if session.finish_left_ms is not None:
+        session.ends_at = now + timedelta(milliseconds=session.finish_left_ms)
+    session.finish_left_ms = None
+    session.save(update_fields=["paused", "finish_left_ms", "ends_at"])
+    return _each_live_match(session, pace.resume)
+
+
+def finish_in(session: ClassSession, seconds) -> int:
+    """Time is up for every table ``seconds`` from now (counted from the resume while paused);
+    then each unfinished game ends by its own rule (``games.services.enforce_time``)."""
+    if session.status == ClassSession.Status.ENDED:
+        raise AppError("ended", gettext("This class session has ended."))
+    if type(seconds) is not int or seconds not in settings.FINISH_IN_CHOICES:
+        raise AppError("bad_finish", gettext("Finish in: one of %(choices)s seconds.")
+                       % {"choices": ", ".join(map(str, settings.FINISH_IN_CHOICES))})
+    now = timezone.now()
+    if session.paused:
+        session.finish_left_ms = seconds * 1000
+    else:
+        session.ends_at = now + timedelta(seconds=seconds)
+    session.save(update_fields=["ends_at", "finish_left_ms"])
+    return _each_live_match(session, lambda match, at: pace.finish_in(match, seconds, at))
+
+
+def set_move_clock(session: ClassSession, seconds) -> int:
+    """A new clock per move for the session and every live table (None: no clock)."""
+    check_move_seconds(seconds)
+    session.move_seconds = seconds
+    session.save(update_fields=["move_seconds"])
+    return _each_live_match(session, lambda match, at: pace.set_move_seconds(
+        match, seconds, current_state(match), at))
+
+
+def enforce_overdue(session: ClassSession) -> int:
+    """Every table of the session whose time has passed gets it enforced (the dashboard notices
+    it even when no student's page is open). Returns how many tables changed."""
+    now = timezone.now()
+    done = 0
+    overdue = Match.objects.filter(Q(deadline__lte=now) | Q(ends_at__lte=now), table__session=session,
+                                   status=Match.Status.PLAYING, paused=False)
+    for match in overdue:
+        if pace.due(match, now):
+            applied = match_services.enforce_time(match.pk, match.seq)
+            if applied is not None:
+                announce_match_changed(applied.match_id, applied.snapshot, applied.events)
+                done += 1
+    return done
 
 
 def delete_classroom(classroom: Classroom) -> None:

@@ -63,7 +63,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"),
-                                            language=data.get("language") or "")
+                                            language=data.get("language") or "",
+                                            move_seconds=data.get("move_seconds"))
         except AppError as exc:  # a map that is not the class's among them
             form.add_error(None, exc.message)
         else:

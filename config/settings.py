@@ -242,6 +242,10 @@ JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PE
 JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", 45)
 PARTICIPANT_CAP_DEFAULT = env_int("PARTICIPANT_CAP_DEFAULT", 60)  # per class session; the teacher may change it
 PARTICIPANT_CAP_MAX = env_int("PARTICIPANT_CAP_MAX", 300)
+# Pace (games/pace.py): the seconds per move a teacher may give a table's clock, and the
+# "finish in" durations (seconds) of a lesson's end; tests list shorter ones
+MOVE_CLOCK_CHOICES = tuple(int(x) for x in os.environ.get("MOVE_CLOCK_CHOICES", "15,30,60,120").split(",") if x)
+FINISH_IN_CHOICES = tuple(int(x) for x in os.environ.get("FINISH_IN_CHOICES", "60,120,300,600").split(",") if x)
 # Teacher login and sign-up attempts, per minute.
 LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE", 20)
 LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE", 5)

@@ -15,9 +15,15 @@ every refusal is a ``games.errors.AppError`` (the same codes and words as the RE
 the first state after connecting also holds ``"history"``: every event so far that this seat may
 see, rebuilt from the stored log (for a page reloaded or opened late); and, to a student whose seat the teacher handed to a
 bot, ``{"type": "error", "code": "removed", ...}`` before the socket closes (code 4403).
+
+Pace (``games.pace``): a state may hold ``"clock"`` (time left, see ``pace.clock_payload``).
+Each socket runs a timer to the earliest time left and then asks ``services.enforce_time`` with
+the ``seq`` it saw (exactly once under the row lock, whichever socket is first); a socket
+connecting to a match whose time has passed enforces it first.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -27,7 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config.language import ReaderLanguageMixin
-from games import limits, partner_signals, services, state_cache
+from games import limits, pace, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.errors import AppError
@@ -49,9 +55,13 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
+ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it has passed
+
+
 class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
+    clock_timer: asyncio.Task | None = None
 
     async def connect(self) -> None:
         try:
@@ -59,7 +69,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload = await in_db_pool(_open)(
+        self.access, payload, enforced = await in_db_pool(_open)(
             match_id, self.scope.get("user"), self.scope.get("session"), self.language)
         if self.access is None or payload is None:
             self.access = None
@@ -72,8 +82,13 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.last_seq = payload["seq"]
         await self.send_json(payload)
+        if enforced is not None:  # the time had passed: the others see what it did
+            await self.channel_layer.group_send(self.group, match_changed_message(
+                enforced.match_id, enforced.snapshot, enforced.events, sender=self.channel_name))
 
     async def disconnect(self, code: int) -> None:
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
         await self.release_socket()
         if self.access is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -198,19 +213,54 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=json.dumps(content))
+        if content.get("type") == "state":
+            self.watch_clock(content)
+
+    def watch_clock(self, payload: dict) -> None:
+        """A timer to the earliest time left in ``payload`` (none while paused or without a
+        clock); a newer payload replaces it."""
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
+            self.clock_timer = None
+        clock = payload.get("clock")
+        if not clock or clock.get("paused") or payload.get("outcome") is not None:
+            return
+        times = [t for t in (clock.get("move_left_ms"), clock.get("finish_left_ms")) if t is not None]
+        if times:
+            self.clock_timer = asyncio.ensure_future(
+                self.enforce_after(min(times) / 1000 + ENFORCE_MARGIN_S, payload["seq"]))
+
+    async def enforce_after(self, delay: float, seq: int) -> None:
+        await asyncio.sleep(delay)
+        self.clock_timer = None  # from here on, a new payload does not cancel this enforcement
+        try:
+            applied = await in_db_pool(services.enforce_time)(self.access.match_id, seq)
+        except Exception:  # a fault must not take the socket down; another socket may try
+            log.exception("enforcing the time of match %s failed", self.access.match_id)
+            return
+        if applied is not None:  # every socket of the match, this one included, is told
+            await self.channel_layer.group_send(self.group, match_changed_message(
+                applied.match_id, applied.snapshot, applied.events))
 
 
-def _open(match_id: int, user, session, language: str | None = None) -> tuple[MatchAccess | None, dict | None]:
+def _open(match_id: int, user, session, language: str | None = None
+          ) -> tuple[MatchAccess | None, dict | None, services.Applied | None]:
     """Who this socket is and its first payload (with the event log so far, in the reader's
-    ``language``), in one trip to the database thread."""
+    ``language``), in one trip to the database thread; a time that has passed is enforced
+    first (the ``Applied`` it gave, else None)."""
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
-        return None, None
+        return None, None, None
+    enforced = None
+    if pace.due(match):
+        enforced = services.enforce_time(match_id, match.seq)
+        if enforced is not None:
+            match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     with translation.override(language or translation.get_language()):
         payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
         payload["history"] = event_history(match, access.view_seat)
-    return access, payload
+    return access, payload, enforced
 
 
 def _check_signal(access: MatchAccess, message: dict) -> partner_signals.Signal:

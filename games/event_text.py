@@ -10,14 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from games.engines import Event, get_game
 from games.engines.base import render_text
 
+# the platform's own events, beside every game's (codes no engine uses)
+PLATFORM_TEXTS = {
+    "timed_out": gettext_noop("Time ran out for %(name)s: the random bot moved for them."),
+}
+
+
+def platform_event(type_: str, code: str, params: dict, **fields) -> Event:
+    """An event of the platform (not of the game's engine), e.g. a move the clock forced."""
+    return {"type": type_, **fields, "code": code, "params": params,
+            "text": render_text(PLATFORM_TEXTS, code, params)}
+
 
 def texts_of(game_slug: str) -> dict[str, str]:
-    return getattr(get_game(game_slug), "event_texts", None) or {}
+    return {**PLATFORM_TEXTS, **(getattr(get_game(game_slug), "event_texts", None) or {})}
 
 
 def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:

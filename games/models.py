@@ -36,6 +36,18 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # pace (games/pace.py): the per-move clock, the lesson's end, the teacher's pause
+    move_seconds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="seconds per move; empty: no clock")
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="when the seats to act now run out of time (shared)")
+    ends_at = models.DateTimeField(
+        null=True, blank=True, help_text="when time is up for the whole game (finish in N minutes)")
+    paused = models.BooleanField(default=False)
+    clock_left_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="while paused: what was left of the move clock")
+    finish_left_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="while paused: what was left until time is up")
 
     class Meta:
         ordering = ["id"]
@@ -75,6 +87,8 @@ class Action(models.Model):
     action = models.JSONField()
     events = models.JSONField(default=list)
     by_bot = models.BooleanField(default=False)
+    timed_out = models.BooleanField(
+        default=False, help_text="the seat's time ran out: the random bot made this move")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -3,9 +3,12 @@ own ``replay``, through the state cache), and what a browser is sent: its own se
 the public one), never the full state."""
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
-from games import state_cache
+from django.utils.translation import gettext
+
+from games import pace, state_cache
 from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
 from games.event_text import localize, localize_view
 from games.models import Match
@@ -69,6 +72,11 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "outcome": game.outcome(state),
         "events": localize(snap.game, events_for(events or [], seat)),
     }
+    clock = pace.clock_payload(snap.clock, int(time.time() * 1000))
+    if clock is not None and snap.status == Match.Status.PLAYING:
+        if clock["finish_left_ms"] is not None:  # the rule is said before the time is up
+            clock["finish_rule"] = gettext(game.finish_rule)
+        payload["clock"] = clock
     abilities = abilities_of(game)
     if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
         payload["analysis"] = localize_view(snap.game, abilities.analysis_for(
@@ -81,7 +89,10 @@ def event_history(match: Match, seat: int | None) -> list[dict]:
     ``seat`` may see it (None: the public events only): for a page opened or reloaded mid-game."""
     events: list[dict] = []
     last = None
-    for state, caused in replayed(match, match.seq):
+    marks = dict(match.actions.filter(timed_out=True).values_list("seq", "events"))
+    for step, (state, caused) in enumerate(replayed(match, match.seq)):
+        if step - 1 in marks:  # the clock's mark, logged before the move's own events
+            caused = [e for e in marks[step - 1][:1] if e.get("code") == "timed_out"] + caused
         events.extend(events_for(caused, seat))
         last = state
     state_cache.put(match.pk, match.seed, match.seq, last)
@@ -95,6 +106,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
     frames = [{"seq": 0, "seat": None, "action": None, "events": [], "by_bot": False,
+               "timed_out": False,
                "view": localize_view(match.game, game.view(states[0], seat))}]
     for entry, state in zip(log, states[1:], strict=True):
         frames.append({
@@ -103,6 +115,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
             "action": entry.action,
             "events": localize(match.game, events_for(entry.events, seat)),
             "by_bot": entry.by_bot,
+            "timed_out": entry.timed_out,
             "view": localize_view(match.game, game.view(state, seat)),
         })
     return frames

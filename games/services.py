@@ -14,17 +14,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import limits, state_cache
+from games import limits, pace, state_cache
 from games.bots import get_bot
-from games.engines import IllegalAction, State, abilities_of, chance, get_game
+from games.engines import FINISH_ACTION, IllegalAction, State, abilities_of, chance, get_game
 from games.errors import AppError, from_illegal
-from games.event_text import localize_preview
+from games.event_text import localize_preview, platform_event
 from games.models import Action, Match, Seat
 from games.selectors import current_state
 from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
 
 MAX_BOT_ACTIONS_PER_CALL = 400
+TIMEOUT_BOT = "random"  # the level that moves for a seat whose time ran out (every game has it)
 
 
 # the app's one error (``games.errors.AppError``) under the name this module used before
@@ -105,6 +106,9 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             if match.status != Match.Status.PLAYING:
                 raise AppError("not_playing", _("This match is %(status)s.")
                                % {"status": match.get_status_display()})
+            if match.paused:
+                raise AppError("paused", _("The game is paused by your teacher: wait until they "
+                                           "resume it. Your move was not applied."))
             if seq != match.seq:
                 raise AppError("stale", _("That move was based on an old board (move %(seq)s); the "
                                           "board is now at move %(now)s. It was not applied.")
@@ -114,7 +118,8 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             state = _apply(match, state, seat, action, applied, by_bot=False)
             state = _play_bots(match, state, applied, seats)
             _finish_if_over(match, state, applied)
-            match.save(update_fields=["seq", "status", "outcome", "finished_at"])
+            pace.rewind(match, state)
+            match.save(update_fields=["seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS])
             applied.snapshot = snapshot(match, state, seats)
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise AppError("stale", _("Someone else's move was recorded first; it was not applied.")) from exc
@@ -125,15 +130,20 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
 
 def _bots_then_close(match: Match, state: State, applied: Applied) -> State:
     """Bots play their turns, the match finishes if it is over, and is saved and snapshotted."""
+    before = match.seq
     state = _play_bots(match, state, applied)
     _finish_if_over(match, state, applied)
+    if match.seq != before or (match.deadline is None and match.clock_left_ms is None):
+        pace.rewind(match, state)  # (a seat handed to a bot that did not move keeps its clock)
     match.save()
     applied.snapshot = snapshot(match, state)
     return state
 
 
 def _apply(match: Match, state: State, seat: int, action: object, applied: Applied,
-           *, by_bot: bool) -> State:
+           *, by_bot: bool, timed_out: dict | None = None) -> State:
+    """``timed_out``: the platform's event saying this seat's time ran out (the move is the
+    random bot's), logged before the move's own events."""
     game = get_game(match.game)
     if not isinstance(action, dict):
         raise AppError("bad_action", _("An action must be a JSON object."))
@@ -141,8 +151,10 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
         state, events = game.apply(state, seat, action)
     except IllegalAction as exc:
         raise from_illegal(exc) from exc
+    if timed_out is not None:
+        events = [timed_out, *events]
     Action.objects.create(match=match, seq=match.seq, seat=seat, action=action, events=events,
-                          by_bot=by_bot)
+                          by_bot=by_bot, timed_out=timed_out is not None)
     match.seq += 1
     applied.seq = match.seq
     applied.events.extend(events)
@@ -175,6 +187,63 @@ def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
         match.outcome = outcome
         match.finished_at = timezone.now()
         applied.finished = True
+
+
+def enforce_time(match_id: int, seq: int | None = None) -> Applied | None:
+    """Whatever time has run out on this match, enforced once: under the row lock (and, with
+    ``seq``, only if the log is still where the caller saw it) time being up ends the game by
+    its rule (``finish``, logged as ``FINISH_ACTION``), else the seat(s) whose move clock ran
+    out get the random bot's move (seeing only their own view), marked ``timed_out`` in the log.
+    None when nothing was due (another enforcer, or a move, came first)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or (seq is not None and match.seq != seq):
+            return None
+        kind = pace.due(match)
+        if kind is None:
+            return None
+        seats = list(match.seats.all())
+        state = current_state(match)
+        applied = Applied(match_id, match.seq)
+        if kind == pace.DUE_FINISH:
+            state = _finish_now(match, state, applied)
+        else:
+            state = _time_out(match, state, applied, seats)
+            state = _play_bots(match, state, applied, seats)
+        _finish_if_over(match, state, applied)
+        pace.rewind(match, state)
+        match.save(update_fields=["seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS])
+        applied.snapshot = snapshot(match, state, seats)
+    transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished))
+    return applied
+
+
+def _finish_now(match: Match, state: State, applied: Applied) -> State:
+    """Time is up: the engine ends the game by its rule; the log records it for replays."""
+    state, events = get_game(match.game).finish(state)
+    Action.objects.create(match=match, seq=match.seq, seat=0, action=FINISH_ACTION, events=events)
+    match.seq += 1
+    applied.seq = match.seq
+    applied.events.extend(events)
+    return state
+
+
+def _time_out(match: Match, state: State, applied: Applied, seats: list[Seat]) -> State:
+    """The random bot moves for every seat whose (shared) clock ran out and still has to act."""
+    game = get_game(match.game)
+    names = {s.index: s.name for s in seats}
+    bot = get_bot(match.game, TIMEOUT_BOT)
+    for seat in game.to_act(state):
+        if game.outcome(state) is not None or seat not in game.to_act(state):
+            continue
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            continue
+        action = bot.choose(game.view(state, seat), legal, chance(match.seed, match.seq, "timeout"))
+        mark = platform_event("timeout", "timed_out", {"name": names.get(seat, "")}, seat=seat)
+        state = _apply(match, state, seat, action, applied, by_bot=True, timed_out=mark)
+    return state
 
 
 def preview_action(match_id: int, seat: int, action: object) -> dict:

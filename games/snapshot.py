@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 
 from django.utils.translation import gettext as _
 
+from games import pace
 from games.engines import State
 from games.models import Match
 
@@ -22,6 +23,7 @@ class Snapshot:
     show_odds: bool
     seats: list[dict]
     state: State
+    clock: dict | None = None  # games.pace.clock_message: absolute times, server side
 
     def as_message(self) -> dict:
         return asdict(self)
@@ -45,4 +47,5 @@ def seats_summary(seats) -> list[dict]:
 def snapshot(match: Match, state: State, seats=None) -> Snapshot:
     seats = match.seats.all() if seats is None else seats
     return Snapshot(match=match.pk, seed=match.seed, game=match.game, variant=match.variant, status=match.status,
-                    seq=match.seq, show_odds=match.show_odds, seats=seats_summary(seats), state=state)
+                    seq=match.seq, show_odds=match.show_odds, seats=seats_summary(seats), state=state,
+                    clock=pace.clock_message(match))

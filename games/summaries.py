@@ -29,6 +29,8 @@ def _entanglion(view: dict) -> dict:
         text = _("Won in %(turns)d turns · ") % {"turns": turns} + text
     elif result == "lost":
         text = _("Caught after %(turns)d turns · ") % {"turns": turns} + text
+    elif result == "time_up":
+        text = _("Time ran out after %(turns)d turns · ") % {"turns": turns} + text
     return {
         "facts": {"components": found, "total": total, "detection_rate": view["detection"]["rate"],
                   "detection_index": view["detection"]["index"], "ships": ships, "ket": view["state"]["ket"],

@@ -147,8 +147,8 @@ def _table_row(table) -> dict[str, Any] | None:
     seats = list(match.seats.all())
     outcome = match.outcome
     scores = outcome.get("scores", [])
-    # a co-operative game lost by everyone (Entanglion: caught) is no draw
-    lost_together = not outcome.get("winners") and outcome.get("result") == "lost"
+    # a co-operative game lost by everyone (Entanglion: caught, or time up) is no draw
+    lost_together = not outcome.get("winners") and outcome.get("result") in ("lost", "time_up")
     row: dict[str, Any] = {"table": table.number, "match": match.pk, "game": match.game,
                            "lost_together": lost_together,
                            "has_circuit": has_circuit(match.game, match.options),

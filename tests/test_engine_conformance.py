@@ -352,3 +352,54 @@ def test_bots_only_ever_return_legal_actions(slug, variant):
             action = bots[chosen[seat]].choose(clone(view), clone(legal), rng)
             assert action in legal, (chosen[seat], action)
             state, _ = game.apply(state, seat, action)
+
+
+# --- time is up: finish ------------------------------------------------------------------
+
+def unfinished_prefixes(match: Playout, rng: random.Random, k: int = 4) -> list[int]:
+    """Lengths of log prefixes whose state is still running: the set-up and ``k`` others."""
+    running = [i for i, state in enumerate(match.states) if match.game.outcome(state) is None]
+    return [running[0], *rng.sample(running[1:], min(k, len(running) - 1))] if running else []
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_finish_ends_the_game_reproducibly_with_coded_events_and_no_leak(slug, variant):
+    """``finish`` (time is up) at any point: an outcome, nobody to act, events with registered
+    codes, the input untouched, the same from JSON, and the log with the platform's finish
+    replays to the same state; a finished game is left as it is; no secret in the views."""
+    from games.engines import FINISH_ACTION
+    from games.engines.base import render_text
+
+    game = get_game(slug)
+    assert isinstance(getattr(game, "finish_rule", None), str) and game.finish_rule
+    twin = spec_for(game).twin
+    rng = random.Random(8)
+    checked = 0
+    for match in matches(slug, variant):
+        for upto in unfinished_prefixes(match, rng):
+            state = match.states[upto]
+            before = canonical(state)
+            finished, events = game.finish(state)
+            assert canonical(state) == before, "finish changed its input"
+            outcome = game.outcome(finished)
+            assert outcome is not None and {"scores", "winners"} <= set(outcome)
+            assert game.to_act(finished) == []
+            assert all(game.legal_actions(finished, s) == [] for s in range(match.players))
+            assert round_trip(finished) == finished and round_trip(events) == events
+            assert events, "finish says nothing"
+            for e in events:
+                assert e["code"] in game.event_texts
+                assert render_text(game.event_texts, e["code"], e["params"]) == e["text"]
+            assert game.finish(round_trip(state)) == (finished, events)
+            log = round_trip([*match.log[:upto], (0, FINISH_ACTION)])
+            replayed = replay(game, match.players, variant, round_trip(match.options), match.seed,
+                              [(seat, action) for seat, action in log])
+            assert replayed[-1] == finished
+            assert game.finish(finished) == (finished, [])
+            for seat in seats_of(match):
+                view = game.view(finished, seat)
+                assert round_trip(view) == view
+                if twin is not None:
+                    assert game.view(twin(finished, seat), seat) == view, (seat, upto)
+            checked += 1
+    assert checked

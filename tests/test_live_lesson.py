@@ -268,7 +268,7 @@ def test_a_watch_socket_opened_late_starts_with_the_public_log():
 
     teacher = User.objects.create_user("ms-noether", password="symmetry-1918-Emmy")
     match = bots_only_poker_with_a_private_event(teacher)
-    access, payload = _open(match.pk, teacher, {})
+    access, payload, _enforced = _open(match.pk, teacher, {})
     assert access.is_teacher and access.view_seat is None
     stored = [e for a in match.actions.order_by("seq") for e in a.events]
     assert payload["history"] == [e for e in stored if "visible_to" not in e]

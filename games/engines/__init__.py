@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 from .base import (
+    FINISH_ACTION,
     Abilities,
     Action,
     Event,
@@ -11,9 +12,11 @@ from .base import (
     IllegalAction,
     State,
     abilities_of,
+    apply_logged,
     chance,
     clone,
     events_for,
+    is_finish,
     replay,
     replay_steps,
 )
@@ -56,6 +59,8 @@ def list_games() -> list[Game]:
     return games
 
 
-__all__ = ["Abilities", "Action", "Event", "Game", "IllegalAction", "State", "UnknownGame",
-           "abilities_of", "chance", "clone", "events_for", "get_game", "list_games", "replay",
+__all__ = ["FINISH_ACTION", "Abilities", "Action", "Event", "Game", "IllegalAction", "State",
+           "UnknownGame",
+           "abilities_of", "apply_logged", "chance", "clone", "events_for", "get_game", "is_finish",
+           "list_games", "replay",
            "replay_steps"]

@@ -70,6 +70,17 @@ the match's game). ``tests/test_i18n.py`` checks that every event of the conform
 has a registered code whose English rendering is its ``text``, and the catalogs translate
 every msgid; after adding texts run ``make messages``, translate locale/es and locale/pl, and
 ``make catalogs``.
+
+Time is up: ``finish``
+----------------------
+Every engine implements ``finish(state) -> (state, events)``: end the game now by this game's
+own rule (a lesson's "finish in 5 minutes" ran out). It is pure and reproducible (any chance
+comes from ``chance(seed, …)``), returns a state whose ``outcome`` is not None and whose
+``to_act`` is empty, and events with codes like every other. Its rule in words is the class
+attribute ``finish_rule`` (a ``gettext_noop`` msgid shown to players before the time is up).
+The platform records it in the match log as the action ``FINISH_ACTION`` (``{"platform":
+"finish"}``, logged under seat 0); ``replay_steps`` — hence every replay and statistic — runs
+``finish`` for it (``apply_logged``).
 """
 from __future__ import annotations
 
@@ -199,6 +210,7 @@ class Game(Protocol):
     def outcome(self, state: State) -> dict | None: ...
     def analysis(self, state: State) -> dict: ...
     def circuit(self, state: State): ...
+    def finish(self, state: State) -> tuple[State, list[Event]]: ...
 
 
 def gettext_noop(text: str) -> str:
@@ -269,6 +281,22 @@ def clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
+FINISH_ACTION: Action = {"platform": "finish"}
+
+
+def is_finish(action: object) -> bool:
+    """Whether a logged action is the platform's "time is up" (see ``finish``)."""
+    return isinstance(action, dict) and action.get("platform") == "finish"
+
+
+def apply_logged(game: Game, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    """One entry of a match log: a seat's action through ``apply``, the platform's
+    ``FINISH_ACTION`` through ``finish``."""
+    if is_finish(action):
+        return game.finish(state)
+    return game.apply(state, seat, action)
+
+
 def replay_steps(game: Game, players: int, variant: str, options: dict | None, seed: int,
                  actions: Iterable[tuple[int, Action]]) -> Iterator[tuple[State, list[Event]]]:
     """Replay a match from its stored log, step by step: ``(state, events that led to it)``,
@@ -276,7 +304,7 @@ def replay_steps(game: Game, players: int, variant: str, options: dict | None, s
     state = game.setup(players=players, variant=variant, seed=seed, options=options or {})
     yield state, []
     for seat, action in actions:
-        state, events = game.apply(state, seat, action)
+        state, events = apply_logged(game, state, seat, action)
         yield state, events
 
 

@@ -265,6 +265,8 @@ EVENT_TEXTS = {
     "match_end": gettext_noop("The match is over (%(why)s): %(leaders)s with %(top)s chips."),
     "all_hands_played": gettext_noop("all hands are played"),
     "cannot_ante": gettext_noop("fewer than two players can ante"),
+    "time_up": gettext_noop("Time is up: the hand in progress goes to showdown as it stands."),
+    "time_up_reason": gettext_noop("time is up"),
     # the physics-mode teaching note of a simplified hand (``note`` beside ``note_message``)
     "last_h_superposition": gettext_noop("the last H leaves it in superposition"),
     "then": gettext_noop("%(a)s; %(b)s"),
@@ -339,6 +341,8 @@ class QuantumPoker:
     slug = SLUG
     name = "QuantumPoker"
     event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, the hand in progress goes to showdown as it "
+                               "stands; then the most chips win.")
     min_players = 2
     max_players = 5
     variants = ("classic", "declared")
@@ -444,6 +448,21 @@ class QuantumPoker:
         else:
             _play(new, seat, move, n, events)
         _advance(new, seat, move["declare"], n, events)
+        new["events"] = events
+        return new, events
+
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: the hand in progress goes to showdown as it stands (its qubits measured,
+        the pot paid by the usual rule), then the match ends and the most chips win. A showdown
+        rather than a refund: the cards already played are part of the hand, and measuring
+        them is how every hand ends."""
+        if state["finished"]:
+            return state, []
+        new = clone(state)
+        n = new["actions"] + 1
+        new["actions"] = n
+        events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
+        _showdown(new, n, events, last=True)
         new["events"] = events
         return new, events
 
@@ -941,7 +960,7 @@ def _apply_card(state: State, owner: int, q: dict, gate: str, n: int,
     return message("h_coin_hidden"), False, private, "h_coin"
 
 
-def _showdown(state: State, n: int, events: list[Event]) -> None:
+def _showdown(state: State, n: int, events: list[Event], last: bool = False) -> None:
     hand = state["hand"]
     physics = state["options"]["physics_mode"]
     players = state["players"]
@@ -1049,12 +1068,13 @@ def _showdown(state: State, n: int, events: list[Event]) -> None:
     state["results"].append(result)
     state["history"].append(clone(hand))
     can_ante = [s for s in range(players) if state["chips"][s] >= ANTE]
-    if len(state["results"]) >= state["options"]["hands"] or len(can_ante) < 2:
+    if last or len(state["results"]) >= state["options"]["hands"] or len(can_ante) < 2:
         state["finished"] = True
         chips = state["chips"]
         top = max(chips)
         leaders = [_player(s) for s in range(players) if chips[s] == top]
-        why = message("all_hands_played" if len(state["results"]) >= state["options"]["hands"]
+        why = message("time_up_reason" if last else
+                      "all_hands_played" if len(state["results"]) >= state["options"]["hands"]
                       else "cannot_ante")
         events.append(event(EVENT_TEXTS, "match_end", "match_end",
                             {"why": why, "leaders": leaders, "top": top}, chips=list(chips)))

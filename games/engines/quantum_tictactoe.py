@@ -66,6 +66,7 @@ from .base import (
     Event,
     IllegalAction,
     State,
+    chance,
     event,
     gettext_noop,
     is_int,
@@ -91,6 +92,9 @@ EVENT_TEXTS = {
     "no_legal_move": gettext_noop("no legal move left"),
     "wins": gettext_noop("%(player)s wins"),
     "draw": gettext_noop("draw"),
+    "time_up": gettext_noop("Time is up: a pending cycle collapses by chance, then the board is "
+                            "scored as it stands."),
+    "time_up_reason": gettext_noop("time is up"),
 }
 PLAYERS = ("X", "O")
 SQUARES = tuple(range(1, 10))
@@ -282,6 +286,8 @@ class QuantumTicTacToe:
     slug = SLUG
     name = gettext_noop("Quantum tic-tac-toe")
     event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, a pending cycle collapses by chance, then the "
+                               "board is scored as it stands: a line counts, none is a draw.")
     min_players = 2
     max_players = 2
     variants = ("basic",)
@@ -507,6 +513,28 @@ class QuantumTicTacToe:
             self._finish(state, events, "board_full")
         elif not self.legal_actions(state, self.to_act(state)[0]):
             self._finish(state, events, "no_legal_move")
+
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: a pending cycle collapses into a square drawn by the seeded chance
+        (``chance(seed, move number, "finish")``), then the board is scored as it stands: the
+        lines it has count as usual, none is a draw. Spooky marks stay spooky (unscored)."""
+        if state["scores"] is not None:
+            return state, []
+        events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
+        pending = state["collapse"]
+        if pending:
+            rng = chance(state["seed"], state["move_number"], "finish")
+            new, caused = self._collapse(state, pending["chooser"], rng.choice(pending["squares"]))
+            for e in caused:
+                if e["type"] == "collapse":
+                    e["by_chance"] = True
+            events += caused
+        else:
+            new = _copy(state)
+        if new["scores"] is None:
+            new["lines"] = find_lines(new["classical"])
+            self._finish(new, events, "line" if new["lines"] else "time_up_reason")
+        return new, events
 
     def _finish(self, state: State, events: list[Event], reason: str) -> None:
         """``why``: the code of the reason (``line``, ``board_full``, ``no_legal_move``)."""

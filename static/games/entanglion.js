@@ -283,7 +283,7 @@ export function createBoard(root, { act, preview }) {
     if (v.finished) {
       const won = v.result === "won";
       panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}`, role: "status" },
-        h("strong", { text: bt(won ? "banner_won" : "banner_lost") })));
+        h("strong", { text: bt(won ? "banner_won" : v.result === "time_up" ? "banner_time_up" : "banner_lost") })));
     }
   }
 
@@ -549,7 +549,7 @@ export function createBoard(root, { act, preview }) {
     for (const c of found) if (!had.includes(c)) said.push(bt("say_found", { component: c }));
     if (before && detectionIndex(before) !== detectionIndex(v)) said.push(bt("say_detection", { rate: detectionRate(v) }));
     const won = v.result === "won";
-    if (v.finished) said.push(bt(won ? "banner_won" : "banner_lost"));
+    if (v.finished) said.push(bt(won ? "banner_won" : v.result === "time_up" ? "banner_time_up" : "banner_lost"));
     else if (seatOf(msg) !== null && (msg.to_act || []).includes(seatOf(msg))) said.push(bt("say_your_turn"));
     if (said.length) announce.textContent = said.join(" ");
   }
@@ -589,6 +589,7 @@ export function createBoard(root, { act, preview }) {
     verdict(outcome) {
       if (!outcome) return null;
       if (outcome.result === "won") return bt("verdict_won", { turns: outcome.turns });
+      if (outcome.result === "time_up") return bt("verdict_time_up", { turns: outcome.turns, found: outcome.components });
       return bt("verdict_lost", { turns: outcome.turns, found: outcome.components });
     },
     prompt(msg) {

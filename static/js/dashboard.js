@@ -1,6 +1,7 @@
 // The teacher's live dashboard: students appear as they join; pair, start, watch, remove, lock, end.
 import { _, nt, tr } from "./i18n.js";
 import { connect, el } from "./live.js";
+import { countdown, mmss, PACE_TEXT } from "./pace.js";
 
 const TEXT = {
   state: { joined: _("joined"), seated: _("seated"), playing: _("playing"), finished: _("finished"), removed: _("removed") },
@@ -78,6 +79,28 @@ export function dashboard(sessionId, initial) {
   $("show-odds").addEventListener("change", (e) => send({ type: "show_odds", show: e.target.checked }));
   $("participant-cap").addEventListener("change", (e) => send({ type: "participant_cap", cap: Number(e.target.value) }));
 
+  // pace: pause / resume every table, the lesson's end ("finish in"), the clock per move
+  const duration = (s) => (s % 60 === 0 ? nt("%(n)s minute", "%(n)s minutes", s / 60) : nt("%(n)s second", "%(n)s seconds", s));
+  const pace0 = initial.session.pace;
+  $("finish-in").replaceChildren(...pace0.finish_choices.map((s) => el("option", { value: s, selected: s === 300 }, duration(s))));
+  $("move-clock").replaceChildren(el("option", { value: "" }, _("No clock")),
+    ...pace0.move_choices.map((s) => el("option", { value: s }, duration(s))));
+  $("pause-btn").addEventListener("click", () => send({ type: state.session.pace.paused ? "resume_all" : "pause_all" }));
+  $("finish-btn").addEventListener("click", () => send({ type: "finish_in", seconds: Number($("finish-in").value) }));
+  $("move-clock").addEventListener("change", (e) => send({ type: "move_clock", seconds: e.target.value ? Number(e.target.value) : null }));
+  const finishClock = countdown((left) => {
+    $("finish-countdown").textContent = left > 0 ? PACE_TEXT.finishIn(mmss(left)) : PACE_TEXT.timeUp;
+  });
+  function renderPace(p) {
+    $("pause-btn").textContent = p.paused ? _("Resume all tables") : _("Pause all tables");
+    $("pause-btn").setAttribute("aria-pressed", p.paused ? "true" : "false");
+    if (document.activeElement !== $("move-clock")) $("move-clock").value = p.move_seconds ?? "";
+    const finishing = p.finish_left_ms !== null && p.finish_left_ms !== undefined;
+    $("finish-countdown").classList.toggle("hidden", !finishing && !p.paused);
+    finishClock.set(finishing && !p.paused ? p.finish_left_ms : null);
+    if (p.paused) $("finish-countdown").textContent = PACE_TEXT.paused + (finishing ? ` · ${PACE_TEXT.finishIn(mmss(p.finish_left_ms))}` : "");
+  }
+
   function render() {
     const s = state.session;
     $("session-status").textContent = statusText(s.status);
@@ -85,8 +108,9 @@ export function dashboard(sessionId, initial) {
     $("show-odds").checked = s.show_odds;
     if (document.activeElement !== $("participant-cap")) $("participant-cap").value = s.max_participants;
     $("student-count").textContent = `(${state.participants.filter((p) => p.state !== "removed").length})`;
+    renderPace(s.pace);
     if (s.status === "ended") {
-      document.querySelectorAll("[data-cmd]").forEach((b) => (b.disabled = true));
+      document.querySelectorAll("[data-cmd], #pace-tools button, #pace-tools select").forEach((b) => (b.disabled = true));
       // the code and the QR stop working: take them off the board at once
       document.querySelectorAll(".qr").forEach((n) => n.remove());
       const box = document.querySelector(".join-box");

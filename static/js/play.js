@@ -1,6 +1,7 @@
 // The live match page: one socket, the game's board module renders the seat's view.
 import { _, t } from "./i18n.js";
 import { connect, el, namedSeats, seatSide } from "./live.js";
+import { countdown, mmss, PACE_TEXT } from "./pace.js";
 
 const TEXT = {
   removed: _("Your teacher removed you from this session."),
@@ -88,7 +89,54 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
+    renderPace(msg);
     if (animate) announce(msg);
+  }
+
+  // the pace: "Paused", the clock of the seat(s) to act and the countdown to the lesson's end
+  // (text and a bar, not colour alone; said to screen readers once, and at 10 s left for your move)
+  let paceWas = { paused: false, finishing: false };
+  let warned = null;  // the seq at which "10 seconds left" was said
+  const moveClock = countdown((left) => {
+    const clock = current && current.clock;
+    if (!clock) return;
+    const mine = current.seat !== null && current.to_act.includes(current.seat);
+    const time = mmss(left);
+    $("pace-move-text").textContent = mine ? PACE_TEXT.yourTime(time)
+      : PACE_TEXT.theirTime(current.to_act.map((i) => seatName(current, i)).join(", "), time);
+    $("pace-move-fill").style.width = `${Math.min(100, (100 * left) / (clock.move_seconds * 1000))}%`;
+    const low = left <= 10000;
+    $("pace-move").classList.toggle("low", low);
+    if (low && mine && left > 0 && clock.move_seconds > 10 && warned !== current.seq) {
+      warned = current.seq;
+      $("announce").textContent = PACE_TEXT.tenLeft;
+    }
+  });
+  const finishClock = countdown((left) => {
+    $("pace-finish-text").textContent = left > 0 ? PACE_TEXT.finishIn(mmss(left)) : PACE_TEXT.timeUp;
+  });
+  function renderPace(msg) {
+    const clock = msg.status === "playing" && !msg.outcome ? msg.clock : null;
+    const paused = !!(clock && clock.paused);
+    const moving = !!(clock && clock.move_left_ms !== null && clock.move_left_ms !== undefined);
+    const finishing = !!(clock && clock.finish_left_ms !== null && clock.finish_left_ms !== undefined);
+    $("pace").classList.toggle("hidden", !clock);
+    $("pace").classList.toggle("paused", paused);
+    $("pace-paused").classList.toggle("hidden", !paused);
+    $("pace-paused").textContent = paused ? `${PACE_TEXT.paused}. ${PACE_TEXT.pausedHint}` : "";
+    $("pace-move").classList.toggle("hidden", !moving);
+    $("pace-finish").classList.toggle("hidden", !finishing);
+    $("pace-rule").textContent = finishing ? clock.finish_rule || "" : "";
+    // frozen while paused: the time left is shown, not counted down
+    moveClock.set(moving && !paused ? clock.move_left_ms : null);
+    finishClock.set(finishing && !paused ? clock.finish_left_ms : null);
+    if (moving && paused) $("pace-move-text").textContent = `${PACE_TEXT.paused}: ${mmss(clock.move_left_ms)}`;
+    if (finishing && paused) $("pace-finish-text").textContent = PACE_TEXT.finishIn(mmss(clock.finish_left_ms));
+    const said = [];
+    if (paused !== paceWas.paused) said.push(paused ? PACE_TEXT.paused : _("Resumed: play on."));
+    if (finishing && !paceWas.finishing) said.push(`${PACE_TEXT.finishIn(mmss(clock.finish_left_ms))} ${clock.finish_rule || ""}`);
+    if (said.length) $("announce").textContent = said.join(" ");
+    paceWas = { paused, finishing };
   }
 
   function notice(text, links = []) {
@@ -169,6 +217,9 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   // the events' fields where it has them, the events' texts otherwise
   function announce(msg) {
     const lines = board.announce ? board.announce(msg) : (msg.events || []).map((e) => e.text).filter(Boolean);
+    // a move the clock forced is said first, whatever the board says about the move itself
+    const forced = (msg.events || []).filter((e) => e.code === "timed_out" && e.text).map((e) => e.text);
+    if (board.announce) lines.unshift(...forced);
     const text = lines.map((t) => namedSeats(t, msg.seats)).join(". ");
     if (text) $("announce").textContent = text;
   }

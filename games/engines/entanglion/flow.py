@@ -48,7 +48,7 @@ from .planets import (
     move,
 )
 from .preview import preview as preview_play
-from .texts import EVENT_TEXTS, message
+from .texts import EVENT_TEXTS, gettext_noop, message
 
 SLUG = "entanglion"
 
@@ -73,6 +73,8 @@ class Entanglion:
     max_players = 2
     variants = ("easy", "hard")
     event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, the mission ends: it is won only with all 8 "
+                               "components on board.")
     # everything in the view is open between the partners; the route planning is the
     # teacher's (it would play the game for the students); a hover preview of engine cards
     abilities = Abilities(
@@ -229,6 +231,24 @@ class Entanglion:
         events: list[Event] = []
         _perform(new, seat, action, rng, events)
         R.run(new, rng, events)
+        new["events"] = events
+        return new, events
+
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: the mission ends where it stands; it is won only with all 8 components
+        on board (which would have ended it already), so it is not won; the summary ranks by
+        the components found."""
+        if state["finished"]:
+            return state, []
+        new = clone(state)
+        new["actions"] += 1
+        new["finished"] = True
+        new["result"] = "time_up"
+        new["queue"] = []
+        new["pending"] = None
+        events: list[Event] = []
+        R.emit(events, "game_end", "time_up", {"components": R.found(new)}, result="time_up",
+               components=R.found(new))
         new["events"] = events
         return new, events
 

@@ -109,6 +109,8 @@ EVENT_TEXTS: dict[str, str] = {
     # end
     "lost": _("The detection token reaches X: the ships are caught and both players lose."),
     "won": _("All 8 quantum components are on board: together Mercurial and Rubicon win!"),
+    "time_up": _("Time is up: the mission ends with %(components)s of 8 quantum components on "
+                 "board, so it is not won."),
 }
 
 

@@ -132,6 +132,8 @@ class QTris:
     slug = "qtris"
     name = "QTris"
     event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, the board is measured as it stands and scored "
+                               "(as at the normal end).")
     min_players = 2
     max_players = 9
     variants = VARIANTS
@@ -350,7 +352,26 @@ class QTris:
         else:
             self._start_turn(state, nxt, events)
 
-    def _measure_and_score(self, state: State, events: list[Event]) -> None:
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: the board is measured as it stands and scored as at the normal end (in
+        Eve's variant this set is the last; the most points win). Colours not chosen yet are
+        given by a seeded coin."""
+        if self.outcome(state) is not None:
+            return state, []
+        new = copy.deepcopy(state)
+        new["action_number"] += 1
+        events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
+        if new["colors"] is None:
+            white = chance(new["seed"], new["action_number"], "finish").randrange(2)
+            new["colors"] = ["white" if side == white else "black" for side in range(2)]
+            events.append(event(EVENT_TEXTS, "time_up", "time_up_colors",
+                                {"side": self._name(new, white)}, side=white))
+        new["finished_by_time"] = True
+        self._measure_and_score(new, events, last_set=True)
+        new["events"] = (new["events"] + events)[-EVENTS_KEPT:]
+        return new, events
+
+    def _measure_and_score(self, state: State, events: list[Event], last_set: bool = False) -> None:
         state["turn"] = None
         rng = chance(state["seed"], state["action_number"], "measure")
         bits, mevents = final_measurement(state["board"], rng)
@@ -370,7 +391,7 @@ class QTris:
                                 {"set": state["set_number"], "team": team, "ab": ab, "eve": eve,
                                  "total": f"{state['scores'][0]}\u2013{state['scores'][1]}"},
                                 lines=lines, set=state["set_number"]))
-            if max(state["scores"]) >= 3:
+            if max(state["scores"]) >= 3 or last_set:
                 state["phase"] = "over"
             else:
                 self._new_set(state, events)
@@ -681,7 +702,9 @@ class QTris:
         if state["phase"] != "over":
             return None
         scores = list(state["scores"])
-        if state["variant"] == "eve":
+        if state["variant"] == "eve" and state.get("finished_by_time"):  # the most points win
+            sides = [0, 2] if scores[0] > scores[1] else [1] if scores[1] > scores[0] else []
+        elif state["variant"] == "eve":
             sides = [0, 2] if scores[0] >= 3 else [1]
         else:
             best = max(scores)

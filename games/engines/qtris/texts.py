@@ -17,6 +17,9 @@ EVENT_TEXTS = {
     "eve_set_score": gettext_noop("set %(set)s: Alice and Bob made %(team)s qtris → +%(ab)s for them, "
                                   "+%(eve)s for Eve (total %(total)s)"),
     "score": gettext_noop("qtris: white %(white)s, black %(black)s"),
+    "time_up": gettext_noop("Time is up: the board is measured as it stands and scored."),
+    "time_up_colors": gettext_noop("Time is up before the colours were chosen: a coin gives "
+                                   "%(side)s white."),
     "new_set": gettext_noop("set %(set)s begins on a new board"),
     "roll": gettext_noop("%(side)s rolled %(d10)s on the d10"),
     "tie": gettext_noop("tie for the highest roll: roll again"),

@@ -60,6 +60,8 @@ class QuantumTicketToRide:
     max_players = 5
     variants = VARIANTS
     event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, the game is scored as it stands: the most "
+                               "claimed route length wins; unfinished missions score nothing.")
     # missions are secret: the planner's progress per player is the teacher's; claimed
     # lengths are public. Every position has a circuit (see ``circuit``).
     abilities = Abilities(
@@ -254,6 +256,19 @@ class QuantumTicketToRide:
 
     def outcome(self, state: State) -> dict | None:
         return clone(state["result"]) if state["finished"] else None
+
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: scored as it stands, by the rule's settled end without a winning run:
+        the most claimed route length wins (ties share); a mission not yet run scores
+        nothing (a completed one would have ended the game at once)."""
+        if state["finished"]:
+            return state, []
+        new = _successor(state)
+        new["actions"] += 1
+        events: list[Event] = []
+        _finish_by_length(new, "time_up", events)
+        new["events"] = events
+        return new, events
 
     def analysis(self, state: State) -> dict:
         from .analysis import analyse

@@ -38,6 +38,9 @@ EVENT_TEXTS = {
                           "%(missions)s."),
     "game_end_pile_empty": _("The game is over (the pile is empty and everyone has had a last "
                              "turn): %(winners)s. Missions: %(missions)s."),
+    "game_end_time_up": _("Time is up: the game is scored as it stands, the most claimed route "
+                          "length wins (unfinished missions score nothing): %(winners)s. "
+                          "Missions: %(missions)s."),
     "game_end_blocked": _("The game is over (nobody can draw or claim any more): %(winners)s. "
                           "Missions: %(missions)s."),
 }

@@ -1,0 +1,38 @@
+// Countdowns of the pace (games/pace.py): the clock per move and "finish in N minutes".
+// The server sends the time LEFT (milliseconds) in each state; the page counts down from the
+// moment it received it, so a wrong clock on the student's device does not matter.
+import { _, t } from "./i18n.js";
+
+export function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// a timer that calls tick(leftMs) about four times a second until ``ms`` have passed (null: stop)
+export function countdown(tick) {
+  let end = null;
+  let handle = null;
+  function step() {
+    const left = Math.max(0, end - performance.now());
+    tick(left);
+    if (left > 0) handle = setTimeout(step, Math.min(250, left));
+  }
+  return {
+    set(ms) {
+      clearTimeout(handle);
+      end = ms === null || ms === undefined ? null : performance.now() + ms;
+      if (end !== null) step();
+    },
+  };
+}
+
+export const PACE_TEXT = {
+  paused: _("Paused by your teacher"),
+  pausedHint: _("The clocks are stopped; moves wait until the teacher resumes."),
+  finishIn: (time) => t("Time is up in %(time)s.", { time }),
+  timeUp: _("Time is up."),
+  yourTime: (time) => t("Your time for this move: %(time)s", { time }),
+  theirTime: (names, time) => t("Time for %(names)s to move: %(time)s", { names, time }),
+  tenLeft: _("10 seconds left for your move."),
+  timedOut: _("time ran out"),
+};

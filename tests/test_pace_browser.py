@@ -1,0 +1,112 @@
+"""Clocks and pace in real browsers (issue 15, part 3): a teacher and two students at a quantum
+tic-tac-toe table with a 2-second clock (the server is started with short clock and "finish in"
+choices). A student lets the time run out: the random bot's move appears, marked, in both logs;
+the teacher pauses all tables: the pages say "Paused" and a move is refused with the teacher's
+reason; resume; "finish in 3 s": both pages count down with the game's rule, and the game ends by
+it. A 375 px phone fits; axe passes on the paused and the counting-down pages."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engines import FINISH_ACTION
+from games.models import Action, Match, Seat
+from tests.support.axe import assert_no_serious_violations
+from tests.support.browser import student_joins
+from tests.support.clients import Teacher
+from tests.support.server import LiveServer
+from tests.support.tables import TEACHER
+from tests.test_browser_classroom import play_one_turn
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+@pytest.fixture
+def pace_server(transactional_db):
+    """A server whose teachers may give 2-second clocks and finish in 3 seconds."""
+    server = LiveServer(extra_env={"MOVE_CLOCK_CHOICES": "2,15", "FINISH_IN_CHOICES": "3,60"})
+    server.start()
+    yield server
+    server.stop()
+
+
+def fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, teacher):
+    server = pace_server
+    client = Teacher(server)
+    client.login(*TEACHER)
+    session = client.open_session("quantum-tictactoe", move_seconds=2)
+    dashboard = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    dashboard.goto(server.url + "/accounts/login/")
+    dashboard.fill("input[name=username]", TEACHER[0])
+    dashboard.fill("input[name=password]", TEACHER[1])
+    dashboard.click("button[type=submit]")
+    dashboard.goto(server.url + f"/teacher/sessions/{session['id']}/")
+    expect(dashboard.locator("#move-clock")).to_have_value("2")
+    ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(375, 800))
+    bo = student_joins(chromium, server, session["join_code"], "Bo")
+    dashboard.click("button[data-cmd=auto_pair]")
+    expect(dashboard.locator(".table-card")).to_have_count(1)
+    dashboard.click("button[data-cmd=start_all]")
+    pages = (ada, bo)
+    for page in pages:
+        expect(page.locator(".qttt-board")).to_be_visible(timeout=10_000)
+    match = Match.objects.get()
+    x_name = Seat.objects.get(match=match, index=0).name
+    x_page = ada if x_name == "Ada" else bo
+    expect(x_page.locator("#pace-move-text")).to_contain_text("Your time for this move")
+
+    # X lets the 2 seconds run out: the random bot moves for them, marked in both logs
+    forced = f"Time ran out for {x_name}: the random bot moved for them."
+    for page in pages:
+        expect(page.locator("#log .log-line.timeout").first).to_have_text(forced, timeout=6000)
+    entry = Action.objects.filter(match=match).order_by("seq").first()
+    assert entry.timed_out and entry.by_bot and entry.seat == 0
+    # the teacher gives the table a longer clock before O's runs out too
+    dashboard.select_option("#move-clock", "15")
+    for page in pages:
+        expect(page.locator("#pace-move-text")).to_contain_text(re.compile(r"0:1[0-5]"))
+    assert Action.objects.filter(match=match, timed_out=True).count() <= 2
+
+    # pause all tables: both pages say so; a move is refused with the teacher's reason
+    dashboard.click("#pause-btn")
+    for page in pages:
+        expect(page.locator("#pace-paused")).to_contain_text("Paused by your teacher")
+    expect(dashboard.locator("#pause-btn")).to_have_text("Resume all tables")
+    seq = Match.objects.get().seq
+    mover = ada if ada.locator("#turn.mine").count() else bo
+    assert play_one_turn(mover)
+    expect(mover.locator("#error")).to_contain_text("paused by your teacher")
+    assert Match.objects.get().seq == seq
+    assert fits(ada)
+    assert_no_serious_violations(ada, "play page, paused")
+    assert_no_serious_violations(dashboard, "dashboard, paused")
+
+    dashboard.click("#pause-btn")
+    for page in pages:
+        expect(page.locator("#pace-paused")).to_be_hidden()
+        expect(page.locator("#pace-move")).to_be_visible()
+
+    # finish in 3 s: both pages count down with the game's rule, then the game ends by it
+    dashboard.select_option("#finish-in", "3")
+    dashboard.click("#finish-btn")
+    rule = "When time is up, a pending cycle collapses by chance"
+    for page in pages:
+        expect(page.locator("#pace-finish-text")).to_contain_text(re.compile(r"Time is up in 0:0[1-3]"))
+        expect(page.locator("#pace-rule")).to_contain_text(rule)
+    expect(dashboard.locator("#finish-countdown")).to_contain_text("Time is up in")
+    assert fits(ada)
+    assert_no_serious_violations(ada, "play page, counting down")
+    for page in pages:
+        expect(page.locator("#turn")).to_have_text("Game over", timeout=8000)
+        expect(page.locator("#log")).to_contain_text("Time is up: a pending cycle collapses by chance")
+        expect(page.locator("#pace")).to_be_hidden()
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED
+    assert match.actions.order_by("seq").last().action == FINISH_ACTION
+    expect(dashboard.locator(".table-card")).to_have_attribute("data-status", "finished")

@@ -36,3 +36,8 @@ def put(match_id: int, seed: int, seq: int, state: State) -> None:
         while len(_states) > _MAX_MATCHES:
             _states.popitem(last=False)
 
+
+
+def clear() -> None:
+    with _lock:
+        _states.clear()

@@ -27,10 +27,14 @@ def pytest_sessionstart(session):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Each test starts with empty throttle counts (the cache is per process and survives tests)."""
+    """Each test starts with empty throttle counts and an empty state cache (both are per process
+    and survive tests; SQLite reuses a deleted match's id, and tests reuse seeds)."""
     from django.core.cache import cache
 
+    from games import state_cache
+
     cache.clear()
+    state_cache.clear()
     yield
 
 

@@ -416,3 +416,52 @@ def test_next_round_over_the_socket_and_the_api_with_its_refusals(server, teache
     table = boss.api("GET", f"/api/sessions/{session['id']}/standings/").json()
     assert [t["round"] for t in table["tables"]] == [1, 2]
     assert ada.api("GET", f"/api/sessions/{session['id']}/standings/").status_code in (401, 403, 404)
+
+
+# --------------------------------------------------------------------------- no leak
+
+
+STANDINGS_KEYS = {"format", "round", "students", "tables", "teams", "participant", "name", "place", "points",
+                  "played", "won", "drawn", "lost", "byes", "tiebreaks", "buchholz", "sonneborn_berger", "luck",
+                  "number", "status", "seats", "bot", "winners", "members", "names", "bots", "rank",
+                  "components", "turns"}
+
+
+def _keys(obj) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()
+
+
+def test_standings_and_lobby_standing_hold_no_hidden_card_or_private_view(classroom):
+    """Poker tables of three, one hand finished and one in play: the standings (projector,
+    dashboard, API) are names, points and public results only, and do not change with the hidden
+    cards of the table still playing; a student's lobby gets their own place and points only."""
+    from tests.test_poker_platform import SECRET_KEYS
+
+    session = _session(classroom, "quantum-poker", names=("Ada", "Bo", "Cy", "Di", "Ed"),
+                       options={"table_size": 3, "hands": 1, "community_cards": 8}, variant="classic")
+    first = services.next_round(session)
+    done, playing = list(first.tables.order_by("number"))
+    play_out(done.match_id)
+    before = session_standings(session)
+    assert _keys(before) <= STANDINGS_KEYS, _keys(before) - STANDINGS_KEYS
+    assert not _keys(before) & (SECRET_KEYS | {"hand", "hands", "qubits", "value", "view", "outcome", "cards"})
+    assert all(s["points"] is None for t in before["tables"] if t["status"] == "playing" for s in t["seats"])
+    # the table in play with other hidden cards (another deal): the same standings, to the byte
+    match = Match.objects.get(pk=playing.match_id)
+    Match.objects.filter(pk=match.pk).update(seed=match.seed + 1)
+    assert json.dumps(session_standings(session), sort_keys=True) == json.dumps(before, sort_keys=True)
+    from classrooms import selectors
+
+    dashboard = selectors.dashboard_payload(session)
+    assert dashboard["standings"] == before
+    for student in session.participants.all():
+        lobby = selectors.lobby_payload(session, student)
+        mine = lobby["standing"]
+        assert set(mine) == {"place", "of", "points", "played", "round"}
+        others = [p.display_name for p in session.participants.exclude(pk=student.pk)]
+        text = json.dumps(lobby)
+        assert not any(f'"{name}"' in text for name in others), "no other student's line in a lobby"

@@ -67,12 +67,17 @@ def play_round(pages: dict) -> None:
     for page in pages.values():
         tables.setdefault(match_of(page), []).append(page)
     for match_id, players in tables.items():
+        turn = 0  # whose page acts; the answer to a move is the mover's next view
+        seen = _api(players[turn], "GET", f"/api/matches/{match_id}/")
         for _ in range(200):
-            seen = [(page, _api(page, "GET", f"/api/matches/{match_id}/")) for page in players]
-            if seen[0][1]["status"] != "playing":
+            if seen["status"] != "playing":
                 break
-            page, mine = next((p, s) for p, s in seen if s["legal"])
-            _api(page, "POST", f"/api/matches/{match_id}/actions/", {"seq": mine["seq"], "action": mine["legal"][0]})
+            if not seen["legal"]:
+                turn = (turn + 1) % len(players)
+                seen = _api(players[turn], "GET", f"/api/matches/{match_id}/")
+                continue
+            seen = _api(players[turn], "POST", f"/api/matches/{match_id}/actions/",
+                        {"seq": seen["seq"], "action": seen["legal"][0]})
         else:
             raise AssertionError(f"match {match_id} did not end")
 

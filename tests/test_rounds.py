@@ -113,7 +113,8 @@ def test_poker_tables_group_by_points_into_tables_of_their_size(n, size, expecte
     paired = pair_round(players, size, 1)
     assert paired.method == "swiss"
     assert [len(t) for t in paired.tables] == expected
-    assert set(paired.tables[0]) == set(range(size)) if n >= size else True, "the leaders sit together"
+    if n >= size:
+        assert set(paired.tables[0]) == set(range(size)), "the leaders sit together"
 
 
 def test_poker_groups_spread_byes_and_avoid_meeting_the_same_students():
@@ -325,7 +326,6 @@ def test_qtris_luck_is_actual_minus_exact_expected_score(classroom):
         side = seat.index % state["n_sides"]
         assert rows[seat.participant_id]["luck"] == pytest.approx(match.outcome["scores"][side] - expected[side],
                                                                   abs=1e-3)
-    assert sum(r["luck"] for r in rows.values()) != 0 or True
 
 
 def test_free_sessions_have_standings_too(classroom):

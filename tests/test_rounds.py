@@ -247,6 +247,14 @@ def test_two_rounds_of_tictactoe_repair_and_standings_add_up(classroom):
     assert [t["round"] for t in table["tables"]] == [1, 1, 2, 2]
     assert all(t["status"] == "finished" and all(s["points"] is not None for s in t["seats"]) for t in table["tables"])
     assert table["teams"] == [] and all(r["luck"] is None for r in rows)
+    # the session report lists the same standings
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(classroom.teacher)
+    page = browser.get(f"/teacher/sessions/{session.pk}/report/").content.decode()
+    assert 'id="report-standings"' in page
+    assert all(f'<th scope="row">{r["name"]}</th>' in page for r in rows)
 
 
 def test_a_bye_plays_a_bot_and_is_counted_then_goes_to_someone_else(classroom):

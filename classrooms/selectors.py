@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
-from classrooms.standings import current_round, session_standings
+from classrooms.standings import cached_standings, current_round
 from classrooms.ticket_progress import table_progress
 from games.engines import get_game
 from games.models import Match
@@ -94,7 +94,7 @@ def dashboard_payload(session: ClassSession) -> dict:
         "participants": participants,
         "tables": tables,
         "rounds": rounds_summary(session, tables),
-        "standings": session_standings(session),
+        "standings": cached_standings(session),
     }
 
 
@@ -131,7 +131,7 @@ def session_summary(session: ClassSession) -> dict:
 
 def _standing(session: ClassSession, participant: Participant) -> dict | None:
     """The student's own line of the standings (public facts: place, points), once a game counted."""
-    table = session_standings(session)
+    table = cached_standings(session)
     mine = next((row for row in table["students"] if row["participant"] == participant.pk), None)
     if mine is None or not (mine["played"] or table["round"]):
         return None

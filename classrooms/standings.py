@@ -38,11 +38,13 @@ never a hand, a hidden card or a seat's private view (the projector shows it all
 """
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.core.cache import cache
+from django.db.models import Count, Max, Q
 
 from classrooms.models import ClassSession, Table
 from games.engines import get_game
@@ -285,6 +287,27 @@ def _teams(session: ClassSession, tables: list[Table], recs: dict[int, Record]) 
 
 def current_round(session: ClassSession):
     return session.rounds.order_by("-number").first()
+
+
+def _signature(session: ClassSession) -> str:
+    """What the standings depend on, in two aggregate queries: they change only when a table is
+    added, starts or finishes, a student joins, is removed or let back in, or a round starts."""
+    tables = session.tables.aggregate(
+        n=Count("id"), playing=Count("id", filter=Q(match__status=Match.Status.PLAYING)),
+        done=Count("id", filter=Q(match__status=Match.Status.FINISHED)), last=Max("match__finished_at"),
+        rounds=Max("round__number"))
+    people = session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)))
+    return f"{session.format}:{sorted(tables.items())}:{sorted(people.items())}"
+
+
+def cached_standings(session: ClassSession) -> dict:
+    """``session_standings``, computed once per change of the session (every lobby asks at once)."""
+    key = f"standings:{session.pk}:{hashlib.sha1(_signature(session).encode()).hexdigest()}"
+    found = cache.get(key)
+    if found is None:
+        found = session_standings(session)
+        cache.set(key, found, 600)
+    return found
 
 
 def session_standings(session: ClassSession) -> dict:

@@ -473,3 +473,19 @@ def test_standings_and_lobby_standing_hold_no_hidden_card_or_private_view(classr
         others = [p.display_name for p in session.participants.exclude(pk=student.pk)]
         text = json.dumps(lobby)
         assert not any(f'"{name}"' in text for name in others), "no other student's line in a lobby"
+
+
+def test_cached_standings_follow_every_change_of_the_session(classroom):
+    from classrooms.standings import cached_standings
+
+    session = _session(classroom, names=("Ada", "Bo", "Cy"))
+    assert cached_standings(session) == session_standings(session)
+    first = services.next_round(session)
+    started = cached_standings(session)
+    assert started["round"] == 1 and {t["status"] for t in started["tables"]} == {"playing"}
+    play_out(next(t for t in first.tables.all() if not any(s.bot for s in t.match.seats.all())).match_id)
+    assert cached_standings(session) == session_standings(session) != started
+    late = Participant.objects.create(session=session, display_name="Di")
+    assert "Di" in [r["name"] for r in cached_standings(session)["students"]]
+    services.remove_participant(session, late.pk)
+    assert "Di" not in [r["name"] for r in cached_standings(session)["students"]]

@@ -145,7 +145,8 @@ def records(session: ClassSession, tables: list[Table] | None = None) -> dict[in
         points = game_points(match.outcome, n, cooperative=cooperative)
         scores = match.outcome.get("scores") if isinstance(match.outcome.get("scores"), list) else None
         luck = _luck(match) if session.game == "qtris" else None
-        has_bot = any(s.bot for s in seats)
+        # a bye: a bot seated from the start (not one that took a removed student's seat)
+        has_bot = any(s.bot and s.former_participant_id is None for s in seats)
         for s in humans:
             rec = out[s.participant_id]
             rec.points += points[s.index]

@@ -281,6 +281,13 @@ def test_removed_students_are_not_paired_and_late_joiners_enter_with_zero(classr
     assert gone.pk not in seated and late.pk in seated
     rows = {r["name"]: r for r in session_standings(session)["students"]}
     assert "Di" not in rows and rows["Eve"]["points"] == 0 and rows["Eve"]["played"] == 0
+    # removed in the middle of a game: the bot that takes the seat does not make it a bye
+    victim = next(s for t in second.tables.all() for s in t.match.seats.all() if s.participant_id)
+    opponent = next(s.participant_id for s in victim.match.seats.all() if s.pk != victim.pk)
+    services.remove_participant(session, victim.participant_id)
+    play_out(victim.match_id)
+    rows = {r["participant"]: r for r in session_standings(session)["students"]}
+    assert rows[opponent]["played"] == 2 and rows[opponent]["byes"] == 0
 
 
 def test_poker_round_of_five_students_in_tables_of_three(classroom):

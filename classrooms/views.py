@@ -19,6 +19,7 @@ from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
+from classrooms.standings import session_standings
 from config import clientip
 from games.bots import bot_levels
 from games.engines import list_games
@@ -113,7 +114,8 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                      "circuit_url": reverse("simulator:circuit", args=[t["match"]]) if t["status"] == "finished" else ""}
                     for t in tables if t["ticket"] for m in t["ticket"]["completed"]]
     return render(request, "classrooms/report.html", {"session": session, "tables": tables,
-                                                      "missions_completed": missions})
+                                                      "missions_completed": missions,
+                                                      "standings": session_standings(session)})
 
 
 @login_required

@@ -137,10 +137,13 @@ def _bell_pair(e: Event) -> Moment | None:
     if name not in PAIRS:
         return None
     control, target = e["squares"]
+    tile_of = {c.get("square"): code for c, code in zip(changes, before, strict=True)}
+    if set(tile_of) != {control, target}:
+        return None
     return moment(EVENT_TEXTS, "moment_bell_pair", {
         "control": control, "target": target, "how": {"code": PAIRS[name], "params": {}},
     }) | {"kind": "bell_pair", "squares": [control, target], "pair": name.removeprefix("tile_"),
-          "tiles": before}
+          "tiles": [tile_of[control], tile_of[target]]}
 
 
 def _against_odds(e: Event) -> Moment | None:

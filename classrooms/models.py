@@ -42,6 +42,12 @@ class ClassSession(models.Model):
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     max_participants = models.PositiveSmallIntegerField(
         default=default_participant_cap, help_text="students who may join (removed ones count too)")
+    class Format(models.TextChoices):
+        FREE = "free", _("free tables")
+        ROUNDS = "rounds", _("rounds")
+
+    # "rounds": the teacher runs the session as rounds, re-paired by classrooms.pairing each round
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.FREE)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -77,12 +83,36 @@ class Participant(models.Model):
         return self.display_name
 
 
+class Round(models.Model):
+    """One round of a session run as rounds: its tables were paired together (``method``, see
+    ``classrooms.pairing``) and started together; the next round waits until they all finished."""
+
+    class Method(models.TextChoices):
+        ROUND_ROBIN = "round-robin", _("round-robin")
+        SWISS = "swiss", _("Swiss (by points)")
+        TEAMS = "teams", _("teams play again")
+
+    session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=12, choices=Method.choices)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_round_number")]
+
+    def __str__(self) -> str:
+        return f"{self.session} · round {self.number}"
+
+
 class Table(models.Model):
     """A table of a class session: one match and the participants seated at it."""
 
     session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="table")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE, related_name="tables")
 
     class Meta:
         ordering = ["session", "number"]

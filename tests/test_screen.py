@@ -240,3 +240,33 @@ def test_the_screen_socket_is_the_teachers_read_only_and_follows_the_moves(serve
 
     asyncio.run(scenario())
     assert ClassSession.objects.get(pk=session["id"]).status == ClassSession.Status.OPEN
+
+
+def test_a_qtris_session_shows_each_students_luck_and_the_moments_of_its_boards(classroom):
+    session = services.open_session(classroom, "qtris")
+    joined(session, "Ada", "Bo")
+    started(session)
+    match = session.tables.get().match
+    play_out(match.pk, seed=3)
+    payload = selectors.screen_payload(ClassSession.objects.get(pk=session.pk))
+    assert payload["luck"] is True and payload["phase"] == "podium"
+    lucks = [s["luck"] for s in payload["students"]]
+    assert all(isinstance(x, float) for x in lucks)
+    assert payload["moments"] and {m["kind"] for m in payload["moments"]} <= {"gate_sequence", "bell_pair", "against_odds"}
+    owner = Client()
+    owner.login(username="mr-bohr", password="complementarity-1927")
+    assert ">Luck</th>" in owner.get(screen_url(session)).content.decode()
+
+
+def test_moments_are_read_from_the_last_actions_once_per_move(classroom, django_assert_num_queries):
+    from games.moments import RECENT, match_moments
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    joined(session, "Ada", "Bo")
+    started(session)
+    match = play_out(session.tables.get().match_id, seed=1)
+    with django_assert_num_queries(1):   # one query of the last actions, no replay
+        first = match_moments(match)
+    with django_assert_num_queries(0):   # the same log length: from the cache
+        assert match_moments(match) == first
+    assert all(m["seq"] >= match.seq - RECENT for m in first)

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from classrooms import selectors, services, ticket_maps
 from classrooms.models import Classroom, ClassSession
+from classrooms.standings import session_standings
 from games.engines import UnknownGame
 from games.errors import AppError
 
@@ -29,10 +30,10 @@ class ClassSessionSerializer(serializers.ModelSerializer):
     class Meta:
         model = ClassSession
         fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "max_participants",
-                  "language", "join_code", "status", "created_at", "ended_at", "ticket_map"]
+                  "language", "format", "join_code", "status", "created_at", "ended_at", "ticket_map"]
         extra_kwargs = {"max_participants": {"min_value": 1, "max_value": settings.PARTICIPANT_CAP_MAX,
                                              "required": False}}
-        read_only_fields = ["join_code", "status", "created_at", "ended_at"]
+        read_only_fields = ["format", "join_code", "status", "created_at", "ended_at"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -103,6 +104,16 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
     @action(detail=True, methods=["post"], url_path="start-all")
     def start_all(self, request, pk=None):
         return self._run(self.get_object(), services.start_all)
+
+    @extend_schema(request=None, summary="Pair and start the next round (the first one turns the session into rounds)")
+    @action(detail=True, methods=["post"], url_path="next-round")
+    def next_round(self, request, pk=None):
+        return self._run(self.get_object(), services.next_round)
+
+    @extend_schema(request=None, summary="Standings: points, tie-breaks, the tables' results (public facts)")
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        return Response(session_standings(self.get_object()))
 
     @extend_schema(request=None, summary="Lock: no new students")
     @action(detail=True, methods=["post"])

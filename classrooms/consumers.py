@@ -18,7 +18,8 @@ from games.errors import AppError
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
-COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync"}
+COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync",
+            "next_round"}
 
 
 class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
@@ -140,6 +141,8 @@ def _command(session_id: int, message: dict) -> AppError | None:
                         raise AppError("bad_message", gettext("Only Quantum Ticket-to-Ride tables take a map."))
                     extra = ticket_maps.session_options(session.classroom, message["ticket_map"])
                 services.seat_table(session, chosen, bots=bots, extra_options=extra)
+            elif kind == "next_round":
+                services.next_round(session)
             elif kind == "start_all":
                 if not services.start_all(session):
                     raise AppError("nothing_to_start", gettext("No table is waiting to start."))

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
-from classrooms.standings import session_standings
+from classrooms.standings import current_round, session_standings
 from classrooms.ticket_progress import table_progress
 from games.engines import get_game
 from games.models import Match
@@ -24,11 +24,12 @@ def to_act(match: Match) -> list[int]:
 
 def tables_summary(session: ClassSession) -> list[dict]:
     tables = []
-    for table in session.tables.select_related("match").prefetch_related("match__seats"):
+    for table in session.tables.select_related("match", "round").prefetch_related("match__seats"):
         match = table.match
         names = {s.index: seat_name(s) for s in match.seats.all()}
         tables.append({
             "number": table.number,
+            "round": table.round.number if table.round_id else None,
             "match": match.pk,
             "status": match.status,
             "moves": match.seq,
@@ -93,6 +94,23 @@ def dashboard_payload(session: ClassSession) -> dict:
         "session": session_summary(session),
         "participants": participants,
         "tables": tables,
+        "rounds": rounds_summary(session, tables),
+        "standings": session_standings(session),
+    }
+
+
+def rounds_summary(session: ClassSession, tables: list[dict]) -> dict:
+    """The rounds control: the current round, how it was paired, which tables still play, and
+    whether the next round may start (every table of the session finished)."""
+    latest = current_round(session)
+    live = (Match.Status.WAITING, Match.Status.PLAYING)
+    return {
+        "format": session.format,
+        "round": latest.number if latest else None,
+        "method": latest.method if latest else None,
+        "method_name": latest.get_method_display() if latest else None,
+        "playing": [t["number"] for t in tables if t["status"] in live],
+        "can_start": session.is_live and not any(t["status"] in live for t in tables),
     }
 
 
@@ -112,6 +130,16 @@ def session_summary(session: ClassSession) -> dict:
     }
 
 
+def _standing(session: ClassSession, participant: Participant) -> dict | None:
+    """The student's own line of the standings (public facts: place, points), once a game counted."""
+    table = session_standings(session)
+    mine = next((row for row in table["students"] if row["participant"] == participant.pk), None)
+    if mine is None or not (mine["played"] or table["round"]):
+        return None
+    return {"place": mine["place"], "of": len(table["students"]), "points": mine["points"],
+            "played": mine["played"], "round": table["round"]}
+
+
 def lobby_payload(session: ClassSession, participant: Participant | None) -> dict:
     if participant is None or participant.removed:
         return {"type": "lobby", "status": session.status, "removed": True, "match": None,
@@ -125,6 +153,7 @@ def lobby_payload(session: ClassSession, participant: Participant | None) -> dic
         payload["match_status"] = seat_match.status
         payload["table"] = seat_match.display_label
         payload["play_url"] = reverse("games:play", args=[seat_match.pk])
+    payload["standing"] = _standing(session, participant)
     if session.status == ClassSession.Status.ENDED:
         payload["replays"] = [
             {"table": m.display_label, "status": m.status, "url": reverse("games:replay", args=[m.pk])}

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from classrooms import codes, names
+from classrooms import codes, names, pairing, standings
 from classrooms.broadcast import announce_session_changed
-from classrooms.models import Classroom, ClassSession, Participant, Table
+from classrooms.models import Classroom, ClassSession, Participant, Round, Table
 from config import language
 from games import limits
 from games import services as match_services
@@ -173,10 +173,12 @@ def waiting_participants(session: ClassSession) -> list[Participant]:
 
 
 def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0,
-               extra_options: dict | None = None) -> Table:
+               extra_options: dict | None = None, *, round: Round | None = None,
+               in_order: bool = False) -> Table:
     """Seat these participants (and ``bots`` bots) at a new table of the session;
     ``extra_options`` (checked by the caller) change this table's engine options only (e.g. a
-    Ticket-to-Ride map for this table)."""
+    Ticket-to-Ride map for this table). ``round``: the table belongs to that round; ``in_order``:
+    the participants sit in the order given (the pairing's), bots after them."""
     size = table_size(session)
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."))
@@ -196,7 +198,8 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     if bots and not level:
         raise AppError("no_bot", gettext("This game has no bot yet."))
     holders += [match_services.SeatHolder(f"Bot {i + 1} ({level})", bot=level) for i in range(bots)]
-    random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
+    if not in_order:
+        random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
     with transaction.atomic():
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         match = match_services.create_match(
@@ -204,7 +207,7 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
             teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
         match.save(update_fields=["show_odds"])
-        table = Table.objects.create(session=session, number=number, match=match)
+        table = Table.objects.create(session=session, number=number, match=match, round=round)
     transaction.on_commit(lambda: announce_session_changed(session.pk))
     return table
 
@@ -219,6 +222,66 @@ def auto_pair(session: ClassSession) -> list[Table]:
         group = waiting[start:start + size]
         tables.append(seat_table(session, group, bots=size - len(group)))
     return tables
+
+
+def unfinished_tables(session: ClassSession) -> list[Table]:
+    """The session's tables still waiting or playing (the next round waits for them)."""
+    return list(session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING])
+                .order_by("number"))
+
+
+def next_round(session: ClassSession) -> Round:
+    """Pair and start the next round (the first one turns the session into a session of rounds).
+
+    Refused while any table of the session is still waiting or playing (the message names them),
+    for an ended session, and with nobody to pair. Removed students are not paired; students who
+    joined since the last round enter now with 0 points. See ``classrooms.pairing``."""
+    if session.status == ClassSession.Status.ENDED:
+        raise AppError("ended", gettext("This class session has ended."))
+    playing = unfinished_tables(session)
+    if playing:
+        raise AppError("round_playing", gettext(
+            "The next round starts when every table has finished; still playing: %(tables)s.")
+            % {"tables": ", ".join(gettext("Table %(number)s") % {"number": t.number} for t in playing)})
+    students = list(session.participants.filter(removed=False))
+    if not students:
+        raise AppError("nobody_to_pair", gettext("No student to pair yet: wait until students join."))
+    if session.format != ClassSession.Format.ROUNDS:
+        session.format = ClassSession.Format.ROUNDS
+        session.save(update_fields=["format"])
+    previous = standings.current_round(session)
+    recs = standings.records(session)
+    order = {row["participant"]: i for i, row in enumerate(standings.ranked_students(recs))}
+    met = standings.opponents_met(session)
+    partner = _last_partners(previous) if previous else {}
+    players = [pairing.Player(id=p.pk, place=order.get(p.pk, len(order)), byes=recs[p.pk].byes,
+                              first_seats=recs[p.pk].first_seats, opponents=frozenset(met.get(p.pk, ())),
+                              partner=partner.get(p.pk)) for p in students]
+    size = table_size(session)
+    number = previous.number + 1 if previous else 1
+    paired = pairing.pair_round(players, size, number, cooperative=standings.is_cooperative(session.game))
+    if previous is not None and previous.finished_at is None:
+        previous.finished_at = timezone.now()
+        previous.save(update_fields=["finished_at"])
+    new_round = Round.objects.create(session=session, number=number, method=paired.method)
+    by_id = {p.pk: p for p in students}
+    for ids in paired.tables:
+        seat_table(session, [by_id[i] for i in ids], bots=size - len(ids), round=new_round, in_order=True)
+    for table in new_round.tables.all():
+        applied = match_services.start_match(table.match_id)
+        transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return new_round
+
+
+def _last_partners(previous: Round) -> dict[int, int]:
+    """Co-op: each student's teammate at their table of the last round."""
+    partners = {}
+    for table in previous.tables.prefetch_related("match__seats"):
+        ids = [s.participant_id for s in table.match.seats.all() if s.participant_id]
+        if len(ids) == 2:
+            partners[ids[0]], partners[ids[1]] = ids[1], ids[0]
+    return partners
 
 
 def start_all(session: ClassSession) -> int:

@@ -21,7 +21,22 @@ const TEXT = {
   connected: _("connected: may run"),
   blocked: _("blocked"),
   completed: (name, mission) => tr("%(name)s completed %(mission)s", { name, mission }),
+  startRound: (n) => tr("Start round %(n)s", { n }),
+  nextRound: (n) => tr("Next round (round %(n)s)", { n }),
+  roundOf: (n, method) => tr("Round %(n)s (%(method)s).", { n, method }),
+  stillPlaying: (tables) => tr("Still playing: %(tables)s.", { tables }),
+  roundDone: _("Every table has finished: the next round may start."),
+  noRounds: _("Not running as rounds yet: the standings count every finished table."),
+  roundTag: (n) => tr("round %(n)s", { n }),
+  teams: _("Teams"),
+  team: _("Team"),
+  components: _("Components"),
+  turns: _("Turns"),
+  won: _("Won"),
+  place: _("Place"),
+  nobody: _("No finished game yet."),
 };
+const fmt = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(x * 2 === Math.round(x * 2) ? 1 : 2));
 const statusText = (s) => TEXT.status[s] || s;
 
 // Ticket-to-Ride tables: the claimed routes, and each player's mission with how many cards
@@ -110,7 +125,8 @@ export function dashboard(sessionId, initial) {
       const scores = t.outcome ? t.outcome.scores : null;
       const acting = (t.to_act || []).map((i) => (t.seats.find((x) => x.index === i) || { name: tr("seat %(n)s", { n: i }) }).name);
       return el("div", { class: `table-card ${t.status}`, "data-table": t.number, "data-status": t.status },
-        el("h3", {}, TEXT.tableTitle(t.number), el("span", { class: "pill status" }, statusText(t.status))),
+        el("h3", {}, TEXT.tableTitle(t.number), el("span", { class: "pill status" }, statusText(t.status)),
+          t.round ? el("span", { class: "pill round" }, TEXT.roundTag(t.round)) : ""),
         el("ul", {}, t.seats.map((seat) => el("li", { class: "seat" + ((t.to_act || []).includes(seat.index) ? " acting" : ""), "data-seat": seat.index },
           seat.name + (scores ? ` — ${scores[seat.index]}` : "")))),
         el("div", { class: "muted moves" }, TEXT.moves(t.moves)),
@@ -120,6 +136,32 @@ export function dashboard(sessionId, initial) {
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, _("Watch")), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, _("Replay")) : "");
     }));
+    renderRounds();
+  }
+
+  // the rounds control and the live standings (public facts only: names, points, tie-breaks)
+  function renderRounds() {
+    const r = state.rounds;
+    const st = state.standings;
+    if (!r || !st) return;
+    $("next-round").textContent = r.round ? TEXT.nextRound(r.round + 1) : TEXT.startRound(1);
+    $("next-round").disabled = state.session.status === "ended";
+    const playing = r.playing.map((n) => TEXT.tableTitle(n)).join(", ");
+    const head = r.round ? TEXT.roundOf(r.round, r.method_name) + " " : "";
+    $("round-status").textContent = head + (playing ? TEXT.stillPlaying(playing) : r.round ? TEXT.roundDone : TEXT.noRounds);
+    const luck = st.students.some((x) => x.luck !== null);
+    document.querySelectorAll(".luck-col").forEach((n) => n.classList.toggle("hidden", !luck));
+    $("standings").querySelector("tbody").replaceChildren(...st.students.map((x) => el("tr", { "data-participant": x.participant, "data-place": x.place },
+      el("td", {}, String(x.place)), el("th", { scope: "row" }, x.name), el("td", { class: "points" }, fmt(x.points)),
+      el("td", {}, String(x.played)), el("td", {}, `${x.won}/${x.drawn}/${x.lost}`), el("td", {}, String(x.byes)),
+      el("td", {}, fmt(x.tiebreaks.buchholz)), el("td", {}, fmt(x.tiebreaks.sonneborn_berger)),
+      luck ? el("td", {}, x.luck === null ? "–" : (x.luck > 0 ? "+" : "") + x.luck.toFixed(2)) : "")));
+    $("teams").replaceChildren(...(st.teams.length ? [el("table", { class: "data standings", id: "team-standings" },
+      el("caption", {}, TEXT.teams),
+      el("thead", {}, el("tr", {}, [TEXT.place, TEXT.team, TEXT.components, TEXT.turns, TEXT.won].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, st.teams.map((tm) => el("tr", { "data-place": tm.place },
+        el("td", {}, String(tm.place)), el("th", { scope: "row" }, tm.names.join(" + ")),
+        el("td", {}, fmt(tm.components)), el("td", {}, fmt(tm.turns)), el("td", {}, `${tm.won}/${tm.played}`)))))] : []));
   }
   render();
 }

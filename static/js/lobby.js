@@ -10,6 +10,8 @@ const TEXT = {
   waitingSeat: _("Waiting for your teacher to seat you at a table…"),
   goTable: _("Go to my table"),
   lastGame: _("See my last game"),
+  round: (round) => t("Round %(round)s.", { round }),
+  standing: (place, of, points) => t("You are number %(place)s of %(of)s, with %(points)s points.", { place, of, points }),
 };
 
 export function lobby(sessionId, initial) {
@@ -19,10 +21,15 @@ export function lobby(sessionId, initial) {
   status.setAttribute("aria-live", "polite");
   const go = document.getElementById("lobby-go");
   const replays = document.getElementById("lobby-replays");
+  const standing = document.getElementById("lobby-standing");
   let sock = null;
   function show(p) {
     if (p.type === "gone" || p.removed) { status.textContent = p.message || TEXT.gone; go.classList.add("hidden"); return; }
     if (p.type !== "lobby") return;
+    // the student's own line of the standings: place and points (public facts only)
+    const mine = p.standing;
+    standing.classList.toggle("hidden", !mine);
+    if (mine) standing.textContent = (mine.round ? TEXT.round(mine.round) + " " : "") + TEXT.standing(mine.place, mine.of, mine.points);
     if (p.status === "ended") {
       status.textContent = TEXT.ended;
       go.classList.add("hidden");

@@ -5,6 +5,8 @@ import { connect, el, namedSeats, seatSide } from "./live.js";
 const TEXT = {
   removed: _("Your teacher removed you from this session."),
   ended: _("The class session has ended. Thanks for playing!"),
+  nextTable: (table) => t("Your next game is ready at %(table)s.", { table }),
+  goTable: _("Go to my table"),
   replays: _("Your replays"),
   thisReplay: _("Replay of this game"),
   measuring: _("Measuring…"),
@@ -107,6 +109,11 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   function onSession(p) {
     if (p.type !== "lobby") return;
     if (p.removed) { showRemoved(); return; }
+    // a new round (or a new table) seated this student elsewhere: say so, with the way there
+    if (p.match && p.match !== matchId && ["waiting", "playing"].includes(p.match_status) && p.play_url) {
+      notice(TEXT.nextTable(p.table), [{ href: p.play_url, text: TEXT.goTable }]);
+      return;
+    }
     if (p.status === "ended") {
       notice(TEXT.ended, [{ href: replayUrl, text: TEXT.thisReplay }].concat(lobbyUrl ? [{ href: lobbyUrl, text: TEXT.replays }] : []));
       session.close();

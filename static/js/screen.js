@@ -43,7 +43,7 @@ export function screen(sessionId, initial) {
     $("podium").replaceChildren(...state.podium.map((p) => el("li", { class: `podium-step place-${p.place}`, "data-place": p.place },
       el("span", { class: "podium-place" }, tr("Place %(n)s", { n: p.place })),
       el("span", { class: "podium-name" }, p.name),
-      el("span", { class: "podium-points" }, nt("%(n)s point", "%(n)s points", p.points === 1 ? 1 : 2, { n: number(p.points) })))));
+      el("span", { class: "podium-points" }, nt("%(n)s point", "%(n)s points", Number.isInteger(p.points) ? p.points : 2, { n: number(p.points) })))));
 
     const rows = state.students.filter((s) => s.played || state.phase !== "lobby");
     $("standings").tBodies[0].replaceChildren(...rows.map((s) => el("tr", { "data-place": s.place },

@@ -34,8 +34,11 @@ def joined(session, *names) -> list[Participant]:
     return out
 
 
-def started(session) -> None:
+def started(session, seed: int | None = None) -> None:
+    """Tables paired and started; with ``seed`` every match deals from that seed."""
     services.auto_pair(ClassSession.objects.get(pk=session.pk))
+    if seed is not None:
+        Match.objects.filter(table__session=session).update(seed=seed)
     services.start_all(ClassSession.objects.get(pk=session.pk))
 
 
@@ -242,10 +245,13 @@ def test_the_screen_socket_is_the_teachers_read_only_and_follows_the_moves(serve
     assert ClassSession.objects.get(pk=session["id"]).status == ClassSession.Status.OPEN
 
 
+QTRIS_SEED = 4  # a deal whose last moves teach something (not every QTris game's end does)
+
+
 def test_a_qtris_session_shows_each_students_luck_and_the_moments_of_its_boards(classroom):
     session = services.open_session(classroom, "qtris")
     joined(session, "Ada", "Bo")
-    started(session)
+    started(session, seed=QTRIS_SEED)
     match = session.tables.get().match
     play_out(match.pk, seed=3)
     payload = selectors.screen_payload(ClassSession.objects.get(pk=session.pk))

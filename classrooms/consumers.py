@@ -198,3 +198,51 @@ def _command(session_id: int, message: dict) -> AppError | None:
     except AppError as exc:
         return exc
     return None
+
+
+class ScreenConsumer(SessionConsumer):
+    """The projector's socket ``/ws/sessions/<id>/screen/``: the owning teacher only, read-only.
+    It is sent ``selectors.screen_payload`` (public facts only) after every change of the
+    session, the moves at the tables included; every command is refused."""
+
+    async def connect(self) -> None:
+        try:
+            self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4404)
+            return
+        who = await database_sync_to_async(_identify)(self.session_id, self.scope.get("user"), None)
+        if who is None or not who[0]:
+            self.session_id = None
+            await self.close(code=4403)
+            return
+        self.is_teacher = True
+        if not await self.open_within_limits():
+            self.session_id = None
+            return
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await self.send_payload()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.socket_active()
+        if text_data and len(text_data) < 40 and "".join(text_data.split()) == '{"type":"ping"}':
+            await self.send_json({"type": "pong"})
+            return
+        await self.send_json(AppError("read_only", gettext("The projector view only shows; give commands on "
+                                                           "the dashboard.")).as_message())
+
+    async def session_changed(self, event: dict) -> None:
+        await self.send_payload()
+
+    async def send_payload(self) -> None:
+        payload = await database_sync_to_async(_screen_payload)(self.session_id)
+        await self.send_json(payload)
+        if payload.get("type") == "gone":
+            await self.close(code=4403)
+
+
+def _screen_payload(session_id: int) -> dict:
+    session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
+    if session is None:
+        return {"type": "gone", "message": gettext("This class session was deleted.")}
+    return selectors.screen_payload(session)

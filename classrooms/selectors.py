@@ -12,6 +12,7 @@ from classrooms.ticket_progress import table_progress
 from games import pace
 from games.engines import get_game
 from games.models import Match
+from games.moments import recent_moments
 from games.selectors import current_state
 from games.snapshot import seat_name
 from games.summaries import has_summary, match_summary
@@ -173,3 +174,62 @@ def lobby_payload(session: ClassSession, participant: Participant | None) -> dic
             for m in Match.objects.filter(table__session=session, seats__participant_id=participant.pk,
                                           seq__gt=0).order_by("id")]
     return payload
+
+
+# --- the projector ---------------------------------------------------------------------------
+
+PODIUM_PLACES = 3
+DONE = (Match.Status.FINISHED, Match.Status.ABANDONED)
+
+
+def screen_phase(session: ClassSession, statuses: list[str]) -> str:
+    """lobby (open, no game started yet) · play · podium (the session ended, or every table of
+    the current round / of the session finished)."""
+    if session.status == ClassSession.Status.ENDED:
+        return "podium"
+    if statuses and all(s in DONE for s in statuses) and Match.Status.FINISHED in statuses:
+        return "podium"
+    if session.status == ClassSession.Status.OPEN and all(s == Match.Status.WAITING for s in statuses):
+        return "lobby"
+    return "play"
+
+
+def podium(standings: dict) -> list[dict]:
+    """The top three places (ties share a place, so more than three names may stand on it): the
+    teams of a co-operative game, otherwise the students who played."""
+    if standings.get("teams"):
+        rows = [{"place": t["place"], "name": ", ".join(t["names"]), "points": t["won"]}
+                for t in standings["teams"]]
+    else:
+        rows = [{"place": s["place"], "name": s["name"], "points": s["points"]}
+                for s in standings["students"] if s["played"]]
+    return [r for r in rows if r["place"] <= PODIUM_PLACES]
+
+
+def screen_payload(session: ClassSession) -> dict:
+    """What the projector shows (``/sessions/<id>/screen/``, the whole class sees it): the join
+    code while the lobby is open, the standings, the recent teaching moments, the podium. Public
+    facts only: names, points, results and moments made of public events — never a seat's view,
+    a hand or a mission, and nothing of the dashboard's payload."""
+    tables = list(session.tables.select_related("match", "round").order_by("number"))
+    standings = cached_standings(session)
+    latest = standings.get("round")
+    current = [t for t in tables if latest is None or (t.round_id and t.round.number == latest)]
+    phase = screen_phase(session, [t.match.status for t in current])
+    students = [{k: s[k] for k in ("name", "place", "points", "played", "won", "drawn", "lost", "luck")}
+                for s in standings["students"]]
+    return {
+        "type": "screen",
+        "session": {"id": session.pk, "game": session.game, "game_name": get_game(session.game).name,
+                    "status": session.status, "format": standings["format"], "round": latest},
+        "phase": phase,
+        "join_code": session.join_code if phase == "lobby" else None,
+        "joined": session.participants.filter(removed=False).count(),
+        "students": students,
+        "tables": standings["tables"],
+        "teams": [{k: t[k] for k in ("names", "place", "played", "won", "components", "turns")}
+                  for t in standings["teams"]],
+        "luck": session.game == "qtris",
+        "moments": recent_moments((t.number, t.match) for t in tables),
+        "podium": podium(standings) if phase == "podium" else [],
+    }

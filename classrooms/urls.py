@@ -8,6 +8,7 @@ urlpatterns = [
     path("teacher/classes/<int:class_id>/", views.classroom_detail, name="classroom"),
     path("teacher/classes/<int:class_id>/delete/", views.delete_classroom, name="delete-classroom"),
     path("teacher/sessions/<int:session_id>/", views.dashboard, name="dashboard"),
+    path("sessions/<int:session_id>/screen/", views.screen, name="screen"),
     path("teacher/sessions/<int:session_id>/report/", views.report, name="report"),
     path("teacher/sessions/<int:session_id>/delete/", views.delete_session, name="delete-session"),
     path("teacher/classes/<int:class_id>/exercises/new/", exercise_views.exercise_new, name="exercise-new"),

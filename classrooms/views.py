@@ -91,6 +91,18 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
+def screen(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The projector view: large type, read-only, public facts only (``selectors.screen_payload``)."""
+    session = _own_session(request, session_id)
+    link = join_link(request, session.join_code)
+    return render(request, "classrooms/screen.html", {
+        "session": session, "join_url": link.url,
+        "qr": qr_svg(link.url) if session.is_live else "",
+        "initial": selectors.screen_payload(session),
+    })
+
+
+@login_required
 def report(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     tables = selectors.ranked_tables(selectors.tables_summary(session))

@@ -19,10 +19,12 @@ from games.engines import (
     IllegalAction,
     abilities_of,
     clone,
+    events_for,
     get_game,
     list_games,
     replay,
 )
+from games.engines.base import render_text
 from tests.support.engines import (
     SPECS,
     Playout,
@@ -257,6 +259,7 @@ def test_every_game_declares_its_abilities(slug):
     assert abilities_of(game) is game.abilities
     declared = game.abilities
     assert callable(getattr(game, "preview", None)) == declared.preview
+    assert callable(getattr(game, "teaching_moments", None)) == declared.teaching_moments
     assert declared.preview or not declared.preview_odds_keys
     if declared.live_odds:   # players follow the odds mid-game: nothing in them is secret
         assert declared.public_analysis_keys and not declared.teacher_only_analysis_keys
@@ -311,6 +314,27 @@ def test_a_declared_preview_works_and_changes_nothing(slug, variant):
                 game.preview(state, match.players, {"zz": 1})
             assert canonical(state) == before
     assert shown
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_declared_teaching_moments_are_plain_data_read_from_public_events_only(slug, variant):
+    """Every moment has a registered code whose English rendering is its text; moments read
+    only public events (the same without the private ones) and change nothing."""
+    game = get_game(slug)
+    if not game.abilities.teaching_moments:
+        pytest.skip(f"{slug} declares no teaching moments (checked by test_every_game_declares_its_abilities)")
+    texts = game.event_texts
+    for match in matches(slug, variant):
+        public_log = [events_for(events, None) for events in match.events]
+        for i, events in enumerate(match.events):
+            before = canonical([events, match.events[:i]])
+            moments = game.teaching_moments(events, match.events[:i])
+            assert canonical([events, match.events[:i]]) == before
+            assert round_trip(moments) == moments
+            assert game.teaching_moments(public_log[i], public_log[:i]) == moments
+            for m in moments:
+                assert m["code"] in texts
+                assert render_text(texts, m["code"], m["params"]) == m["text"]
 
 
 @pytest.mark.parametrize("slug,variant", CASES)

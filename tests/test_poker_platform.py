@@ -59,10 +59,17 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
     rng = random.Random(seed)
     got: dict[object, list] = {seat: [] for seat in table.students}
     got["teacher"] = []
+    got["screen"] = []
+
+    async def projector(ws):
+        async for text in ws:
+            got["screen"].append(json.loads(text))
 
     async def scenario():
         sockets = {seat: await s.socket(path) for seat, s in table.students.items()}
         watcher = await table.teacher.socket(path)
+        screen = await table.teacher.socket(f"/ws/sessions/{table.session['id']}/screen/")
+        screening = asyncio.create_task(projector(screen))
         latest = {seat: await collect(ws, got[seat], 0) for seat, ws in sockets.items()}
         await collect(watcher, got["teacher"], 0)
         for _ in range(30):
@@ -80,8 +87,10 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
                 if other != seat:
                     latest[other] = await collect(ws, got[other], target)
             await collect(watcher, got["teacher"], target)
-        for ws in [*sockets.values(), watcher]:
+        await asyncio.sleep(0.5)   # the projector's last payload
+        for ws in [*sockets.values(), watcher, screen]:
             await ws.close()
+        await screening
         return latest
 
     latest = run_async(scenario())
@@ -137,6 +146,18 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
             for e in message["events"]:
                 assert json.dumps(e, sort_keys=True) not in private_of_others[seat]
     assert hidden_checked >= 20
+
+    # the projector (the whole class sees it): public facts only, the whole hand long — no
+    # secret key, no private event's text, and a moment only once the hand is shown down
+    assert got["screen"] and all(m["type"] == "screen" for m in got["screen"])
+    private_texts = {e["text"] for st in states for e in st["events"] if "visible_to" in e}
+    showdown_seqs = {a.seq for a in match.actions.all() if any(e["type"] == "showdown" for e in a.events)}
+    for message in got["screen"]:
+        assert not keys_of(message) & (SECRET_KEYS | {"view", "analysis", "legal", "events"})
+        flat = json.dumps(message, ensure_ascii=False)
+        assert not any(text in flat for text in private_texts)
+        for m in message["moments"]:
+            assert int(m["id"].split("-")[1]) in showdown_seqs
 
     teacher_states = [m for m in got["teacher"] if m["type"] == "state"]
     assert len(teacher_states) >= 2

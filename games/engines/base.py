@@ -39,6 +39,19 @@ engine: a declared preview works (an undeclared one is absent); a declared circu
 returns is declared public or teacher-only, and the public part is the same for a twin with
 other secrets; ``live_odds`` only with no teacher-only key.
 
+Teaching moments
+----------------
+An engine declaring ``Abilities(teaching_moments=True)`` has
+``teaching_moments(events, history) -> list[Moment]``: what one applied action's public
+``events`` teach (a gate sequence that acts as another gate, a Bell pair made, an outcome
+against the odds, a cycle collapsed), given ``history``, the public events of the earlier
+actions of the match (a list per action, oldest first; the platform may pass only the last
+few, so a moment that needs more simply is not produced). A moment is ``moment(texts, code,
+params)``, ``{"code", "params", "text"}`` like an event, rendered in the reader's language by
+``games/event_text.localize``. Moments read public events only (``public(events)``): the
+platform shows them on the projector, to the whole class. The conformance suite checks that
+moments are plain data with registered codes, and that an undeclared engine has none.
+
 Event texts in the reader's language
 ------------------------------------
 Every event carries, beside its ``type`` and machine fields, a ``code`` and ``params`` and the
@@ -137,6 +150,8 @@ class Abilities:
       statistics pages of an unfinished match (while the teacher shows the live odds).
     * ``circuit``: ``circuit(state)`` returns a qiskit ``QuantumCircuit`` (hence the "vs the
       odds" and circuit pages); with ``circuit_option`` only when that match option is true.
+    * ``teaching_moments``: the engine has ``teaching_moments(events, history) -> list``, the
+      moments one applied action's public events teach (see the module docstring).
     """
 
     preview: bool = False
@@ -146,6 +161,7 @@ class Abilities:
     live_odds: bool = False
     circuit: bool = False
     circuit_option: str = ""
+    teaching_moments: bool = False
 
     def __post_init__(self) -> None:
         both = set(self.public_analysis_keys) & set(self.teacher_only_analysis_keys)
@@ -248,6 +264,20 @@ def event(texts: Mapping[str, str], type_: str, code: str, params: Mapping[str, 
     params = dict(params or {})
     return {"type": type_, **fields, "code": code, "params": params,
             "text": render_text(texts, code, params)}
+
+
+Moment = dict[str, Any]  # {"code": str, "params": {...}, "text": English}
+
+
+def moment(texts: Mapping[str, str], code: str, params: Mapping[str, Any] | None = None) -> Moment:
+    """A teaching moment: like an event, a text ``code`` with ``params`` and the English ``text``."""
+    params = dict(params or {})
+    return {"code": code, "params": params, "text": render_text(texts, code, params)}
+
+
+def public(events: Iterable[Event]) -> list[Event]:
+    """The events every seat may see (what teaching moments are made of)."""
+    return events_for(list(events), None)
 
 
 def is_int(value: Any) -> bool:

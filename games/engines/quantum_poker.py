@@ -136,6 +136,7 @@ from .base import (
     gettext_noop,
     is_int,
     message,
+    moment,
     render_text,
 )
 
@@ -249,6 +250,8 @@ EVENT_TEXTS = {
     "your_coin": gettext_noop("Your coin flip: %(outcome)s."),
     "showdown": gettext_noop("Showdown: every qubit card is revealed."),
     "measure": gettext_noop("Measuring %(target)s (P(1) = %(p1).2f): %(value)s."),
+    "moment_against_odds": gettext_noop("Against the odds at the showdown: all %(n)s superposed cards of "
+                                        "%(player)s came out %(value)s, a %(percent)s%% chance."),
     "showdown_coin": gettext_noop("Coin flip for %(player)s's superposed qubit %(qubit)s: %(outcome)s."),
     "score": gettext_noop("%(player)s shows %(values)s and scores %(score)s."),
     "one_point": gettext_noop("%(n)s point"),
@@ -353,7 +356,35 @@ class QuantumPoker:
         teacher_only_analysis_keys=("expected_exact", "p_win", "p_split", "qubits",
                                     "physics_counterfactual", "teacher_only"),
         circuit=True, circuit_option="physics_mode",
+        teaching_moments=True,
     )
+
+    AGAINST_ODDS = 0.3  # showdown outcomes with at most this chance together are "against the odds"
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        """At a showdown, a player's superposed cards (two or more) all came out the same value,
+        together an outcome with at most a 30 % chance (the product of each card's chance: the
+        cards are never entangled). Only from the showdown's public measurements and coin
+        flips (every card is revealed then), never a hidden card."""
+        out = []
+        outcomes: dict[int, list[tuple[int, float]]] = {}
+        for e in events_for(events, None):
+            if e.get("type") == "measure" and e.get("code") == "measure":
+                p1 = float(e["params"]["p1"])
+                outcomes.setdefault(e["seat"], []).append((e["value"], p1 if e["value"] == 1 else 1 - p1))
+            elif e.get("type") == "collapse" and e.get("code") == "showdown_coin":
+                outcomes.setdefault(e["seat"], []).append((e["value"], 0.5))
+        for seat, found in sorted(outcomes.items()):
+            values = {v for v, _p in found}
+            p = 1.0
+            for _v, chance_of in found:
+                p *= chance_of
+            if len(found) >= 2 and len(values) == 1 and 0 < p <= self.AGAINST_ODDS:
+                value = values.pop()
+                out.append(moment(EVENT_TEXTS, "moment_against_odds", {
+                    "player": _player(seat), "n": len(found), "value": value, "percent": f"{100 * p:.3g}",
+                }) | {"kind": "against_odds", "seat": seat, "value": value, "cards": len(found), "p": p})
+        return out
 
     # ----------------------------------------------------------------- set-up
 

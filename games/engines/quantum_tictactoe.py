@@ -71,6 +71,8 @@ from .base import (
     gettext_noop,
     is_int,
     message,
+    moment,
+    public,
     render_text,
 )
 
@@ -95,6 +97,9 @@ EVENT_TEXTS = {
     "time_up": gettext_noop("Time is up: a pending cycle collapses by chance, then the board is "
                             "scored as it stands."),
     "time_up_reason": gettext_noop("time is up"),
+    # teaching moments
+    "moment_cycle": gettext_noop("A %(n)s-cycle collapsed (%(ring)s): %(chooser)s chose %(mark)s in square "
+                                 "%(square)s, and %(placed)s spooky marks became classical"),
 }
 PLAYERS = ("X", "O")
 SQUARES = tuple(range(1, 10))
@@ -295,7 +300,31 @@ class QuantumTicTacToe:
     abilities = Abilities(
         teacher_only_analysis_keys=("components", "cycles", "squares", "collapse",
                                     "open_squares", "moves_left", "phase"),
+        teaching_moments=True,
     )
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        """A cycle of n entangled marks collapsed: its length, who chose, how many marks it made
+        classical (the cycle is announced by the move that closed it, one action earlier)."""
+        out = []
+        seen = [e for step in history for e in public(step)]
+        for e in public(events):
+            if e.get("type") == "cycle":
+                seen.append(e)
+            if e.get("type") != "collapse":
+                continue
+            cycle = next((c for c in reversed(seen) if c.get("type") == "cycle" and c.get("move") == e.get("move")),
+                         None)
+            if cycle is None:
+                continue
+            squares = list(cycle["squares"])
+            out.append(moment(EVENT_TEXTS, "moment_cycle", {
+                "n": len(squares), "ring": "-".join(str(q) for q in [*squares, squares[0]]),
+                "chooser": PLAYERS[e["seat"]], "mark": mark_name(e["move"]), "square": e["square"],
+                "placed": len(e.get("placed") or []),
+            }) | {"kind": "cycle_collapse", "length": len(squares), "squares": squares,
+                  "moves": list(cycle["moves"]), "chooser": e["seat"], "square": e["square"]})
+        return out
 
     # --- setup and queries ---------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
+from . import moments
 from . import options as opts
 from . import rules as R
 from .analysis import analyse, pass_probability
@@ -83,7 +84,11 @@ class Entanglion:
                               "detection_chance_by_seat"),
         teacher_only_analysis_keys=("routes", "nearest", "cards_left"),
         circuit=True,
+        teaching_moments=True,
     )
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        return moments.teaching_moments(events, history)
 
     # ----------------------------------------------------------------- setup
 

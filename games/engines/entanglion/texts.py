@@ -73,6 +73,11 @@ EVENT_TEXTS: dict[str, str] = {
     "chosen_jump": _("Physical Qubits: Mercurial jumps to %(m)s, Rubicon to %(r)s."),
     "retrieved": _("%(ship)s retrieves %(component)s from %(planet)s."),
     "retrieve_failed": _("Ground defenses stop the retrieval of %(component)s."),
+    # teaching moments (moments.py)
+    "moment_entangled": _("%(ship)s's CNOT (control: %(control)s) entangled the ships: Mercurial on "
+                          "%(m)s and Rubicon on %(r)s became the Bell state %(planet)s, where "
+                          "neither ship has a state of its own."),
+    "moment_retrieved": _("%(ship)s retrieved %(component)s from %(planet)s."),
     "quantum_tunnel": _("%(ship)s plays Quantum Tunnel: %(what)s is cancelled."),
     "what_orbital": _("the orbital check"),
     "what_ground": _("the ground defense check"),

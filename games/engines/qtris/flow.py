@@ -53,6 +53,7 @@ from games.engines.base import (
     message,
 )
 
+from . import moments
 from . import tiles as T
 from .analysis import analyse_board
 from .board import (
@@ -146,7 +147,11 @@ class QTris:
                               "expected_scores", "p_win_sides"),
         live_odds=True,
         circuit=True,
+        teaching_moments=True,
     )
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        return moments.teaching_moments(events, history)
 
     # ------------------------------------------------------------------ setup
 

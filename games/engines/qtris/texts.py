@@ -40,6 +40,17 @@ EVENT_TEXTS = {
     "measure_certain": gettext_noop("%(where)s: certain, no roll → %(colours)s"),
     "measure_off_table": gettext_noop("%(where)s: an outcome too unlikely for the d100 table → %(colours)s"),
     "measure_roll": gettext_noop("%(where)s: rolled %(d100)s on the d100 → %(colours)s"),
+    # teaching moments (moments.py)
+    "moment_sequence": gettext_noop("Square %(square)s: %(cards)s acts as %(gate)s — it turned %(before)s "
+                                    "into %(after)s"),
+    "moment_sequence_back": gettext_noop("Square %(square)s: %(cards)s acts as %(gate)s — it is %(after)s "
+                                         "again"),
+    "moment_bell_pair": gettext_noop("CX on squares %(control)s and %(target)s made a Bell pair: "
+                                     "%(how)s"),
+    "moment_correlated": gettext_noop("their colours will come out the same"),
+    "moment_anticorrelated": gettext_noop("their colours will come out opposite"),
+    "moment_against_odds": gettext_noop("Against the odds: %(where)s came out %(colours)s, an outcome "
+                                        "with a %(percent)s%% chance"),
 }
 
 

@@ -20,6 +20,8 @@ from ..base import (
     gettext_noop,
     is_int,
     message,
+    moment,
+    public,
     render_text,
 )
 from . import register
@@ -69,7 +71,22 @@ class QuantumTicketToRide:
         public_analysis_keys=("claimed_length",),
         teacher_only_analysis_keys=("players", "closest", "teacher_only"),
         circuit=True,
+        teaching_moments=True,
     )
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        """A mission completed by a run (public: the run that completes a mission is announced
+        to everyone and ends the game; a run that misses is the runner's own and is not read)."""
+        out = []
+        for e in public(events):
+            if e.get("type") == "run" and e.get("match") is True:
+                p = e["params"]
+                out.append(moment(EVENT_TEXTS, "moment_mission", {
+                    "player": p["player"], "gates": p["gates"], "initial": p["initial"],
+                    "goal": p["goal"], "path": p["path"],
+                }) | {"kind": "mission", "seat": e["seat"], "gates": list(e["gates"]),
+                      "mission": dict(e["mission"]), "fidelity": e["fidelity"]})
+        return out
 
     # ----------------------------------------------------------------- set-up
 

@@ -33,6 +33,9 @@ EVENT_TEXTS = {
                           "complete!"),
     "run_no_match": _("You run %(path)s: %(gates)s takes %(initial)s to %(reached)s (register "
                       "%(ket)s), fidelity %(fidelity)s with %(goal)s: no match, play goes on."),
+    # teaching moments
+    "moment_mission": _("%(player)s completed a mission with a run: %(gates)s took %(initial)s to "
+                        "%(goal)s along %(path)s."),
     "last_round": _("The pile is empty: every player has one last turn."),
     "game_end_mission": _("The game is over (a mission is complete): %(winners)s. Missions: "
                           "%(missions)s."),

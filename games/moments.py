@@ -1,0 +1,63 @@
+"""The read side of teaching moments (see games/engines/base.py): what the recent moves of some
+matches taught, from the stored log.
+
+A moment is derived by the engine (``teaching_moments``) from one action's stored public events
+and the public events of the actions before it. Only the last ``RECENT`` actions of a match are
+read for moments, each with at most ``HISTORY`` earlier actions as context: one query per match,
+never a replay, and the result is cached per (match, log length), so a move at one table
+recomputes that table only.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.core.cache import cache
+
+from games.engines import abilities_of, events_for, get_game
+from games.event_text import localize
+from games.models import Match
+
+RECENT = 8      # the last actions of a match whose moments are read
+HISTORY = 40    # earlier actions given to the engine as context (a gate sequence on one square)
+CACHE_SECONDS = 3600
+
+
+def match_moments(match: Match) -> list[dict]:
+    """The moments of the last ``RECENT`` actions of ``match``, newest first, in English (see
+    ``recent_moments`` for the reader's language). Each has the engine's ``code``, ``params``,
+    ``text`` and ``kind``, the ``seq`` of the action and its time ``at``."""
+    game = get_game(match.game)
+    if not abilities_of(game).teaching_moments or not match.seq:
+        return []
+    key = f"moments:{match.pk}:{match.seq}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    rows = list(match.actions.order_by("-seq").values_list("seq", "events", "created_at")[:HISTORY + RECENT])
+    rows.reverse()
+    log = [events_for(events if isinstance(events, list) else [], None) for _seq, events, _at in rows]
+    found = []
+    for i in range(max(0, len(rows) - RECENT), len(rows)):
+        seq, _events, at = rows[i]
+        for n, m in enumerate(game.teaching_moments(log[i], log[max(0, i - HISTORY):i])):
+            found.append({"id": f"{match.pk}-{seq}-{n}", "code": m["code"], "params": m["params"],
+                          "text": m["text"], "kind": m.get("kind", m["code"]), "seq": seq,
+                          "at": at.isoformat()})
+    found.reverse()
+    cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def recent_moments(tables: Iterable[tuple[int, Match]], limit: int = 6) -> list[dict]:
+    """The newest ``limit`` moments of the matches of some tables (``(number, match)``), each with
+    its ``table`` number, the text in the active language."""
+    found = []
+    for number, match in tables:
+        for m in match_moments(match):
+            found.append((m["at"], match.pk, m["seq"], number, match.game, m))
+    found.sort(key=lambda f: f[:3], reverse=True)
+    out = []
+    for _at, _pk, _seq, number, game, m in found[:limit]:
+        [localized] = localize(game, [m])
+        out.append({"id": m["id"], "table": number, "game": game, "kind": m["kind"], "text": localized["text"]})
+    return out

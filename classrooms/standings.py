@@ -45,6 +45,7 @@ from fractions import Fraction
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Q
+from django.utils.translation import get_language
 
 from classrooms.models import ClassSession, Table
 from games.engines import get_game
@@ -303,7 +304,8 @@ def _signature(session: ClassSession) -> str:
 
 def cached_standings(session: ClassSession) -> dict:
     """``session_standings``, computed once per change of the session (every lobby asks at once)."""
-    key = f"standings:{session.pk}:{hashlib.sha1(_signature(session).encode()).hexdigest()}"
+    # per language too: a seat handed to a bot is named in the reader's language
+    key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(_signature(session).encode()).hexdigest()}"
     found = cache.get(key)
     if found is None:
         found = session_standings(session)

@@ -17,6 +17,7 @@ def test_every_key_the_entanglion_board_asks_for_has_a_text():
     source = SCRIPT.read_text()
     asked = set()
     for call in re.findall(r"\bbt\(([^{)]*)", source):  # the key part of every bt(...) call
+        call = re.sub(r'===\s*"[^"]*"', "", call)  # a value compared in a choice of keys is no key
         asked |= set(re.findall(r'"([A-Za-z_]+)"', call))
     asked |= {f"help_{card}" for card in ("H", "X", "CNOT", "SWAP")}
     assert len(asked) > 40

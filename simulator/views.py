@@ -143,12 +143,12 @@ def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
                                        instance=request.POST.get("instance", ""),
                                        channel=request.POST.get("channel") or "ibm_quantum_platform",
                                        default_device=request.POST.get("default_device", ""))
-                messages.success(request, "The IBM Quantum token is saved (encrypted). It will not be shown again.")
+                messages.success(request, _("The IBM Quantum token is saved (encrypted). It will not be shown again."))
             except credentials.CredentialError as exc:
                 messages.error(request, str(exc))
         elif what == "forget":
             credentials.delete_token(classroom)
-            messages.success(request, "The IBM Quantum token is deleted.")
+            messages.success(request, _("The IBM Quantum token is deleted."))
         elif what == "policy":
             policy = QuantumPolicy.objects.filter(classroom=classroom).first() or QuantumPolicy(classroom=classroom)
             policy.students_may_run = request.POST.get("students_may_run") == "on"
@@ -156,7 +156,7 @@ def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
             if raw.isdigit() and 1 <= int(raw) <= services.STUDENT_MAX_SHOTS_LIMIT:
                 policy.student_max_shots = int(raw)
             policy.save()
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
         return redirect("simulator:class-quantum", classroom.pk)
     return render(request, "simulator/class_quantum.html", {
         "classroom": classroom, "credential": credentials.credential_status(classroom),

@@ -243,13 +243,13 @@ def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
 
 def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
-        raise NotScorable("This poker position has no circuit (physics mode is off).")
+        raise NotScorable(gettext("This poker position has no circuit (physics mode is off)."))
     return PokerScorer(state, circuit.metadata["bits"])
 
 
 def _ticket_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
-        raise NotScorable("No run yet: a circuit exists once a player has run a path.")
+        raise NotScorable(gettext("No run yet: a circuit exists once a player has run a path."))
     return TicketScorer(state, dict(circuit.metadata))
 
 
@@ -265,7 +265,7 @@ SCORERS = {
 def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) -> Scorer:
     make = SCORERS.get(game_slug)
     if make is None:
-        raise NotScorable(f"{game_slug} has no circuit statistics.")
+        raise NotScorable(gettext("%(game)s has no circuit statistics.") % {"game": game_slug})
     return make(state, circuit)
 
 

@@ -53,7 +53,7 @@ class MatchAccessMixin:
     def access(self, request, match_id: int) -> MatchAccess:
         access = match_access(match_id, request.user, request.session)
         if access is None:
-            raise Http404("No match here for you.")
+            raise Http404(_("No match here for you."))
         return access
 
 

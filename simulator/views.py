@@ -20,7 +20,7 @@ from simulator.scoring import NotScorable, score_label, score_words
 def _access(request: HttpRequest, match_id: int) -> StatsAccess:
     access = stats_access(match_id, request.user, request.session)
     if access is None:
-        raise Http404("No statistics here for you.")
+        raise Http404(_("No statistics here for you."))
     return access
 
 

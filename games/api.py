@@ -35,7 +35,7 @@ class ActionSerializer(serializers.Serializer):
 
     def validate_action(self, value):
         if not isinstance(value, dict):
-            raise serializers.ValidationError("An action must be a JSON object.")
+            raise serializers.ValidationError(_("An action must be a JSON object."))
         return value
 
 

@@ -90,6 +90,15 @@ def english_on(page, lang: str) -> list[str]:
     return sorted(set(found))
 
 
+# the statistics' neutral keys of sides and verdicts (the API's and the CSV's), never shown as such
+STATISTICS_KEYS = re.compile(r"^(white|black|tie|draw|lost together|first player|second player|success|failure"
+                             r"|seat \d+( ?/ ?seat \d+)*)$|\((white|black|seat \d+)[,)]|\b(queued|running|done)\b")
+
+
+def statistics_keys_on(page) -> list[str]:
+    return sorted({text for text in page.evaluate(VISIBLE_TEXTS) if STATISTICS_KEYS.search(text)})
+
+
 def finished_match_of(session, teacher, participant: Participant, game: str, variant: str, options: dict,
                       number: int):
     """A match of ``game`` played to its end by bots at table ``number``; the student holds seat 1."""
@@ -158,8 +167,10 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
     check(teacher_page, "report")
     teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/statistics/")
     check(teacher_page, "class statistics")
+    pages["class statistics: sides"] = statistics_keys_on(teacher_page)
     teacher_page.goto(server.url + f"/matches/{matches['qtris'].pk}/stats/")
     check(teacher_page, "this game vs the odds")
+    pages["this game vs the odds: sides"] = statistics_keys_on(teacher_page)
     teacher_page.goto(server.url + f"/matches/{matches['quantum-tictactoe'].pk}/")
     teacher_page.wait_for_selector("#result:not(.hidden)", timeout=15_000)
     check(teacher_page, "game page (teacher)")

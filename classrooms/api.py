@@ -43,7 +43,7 @@ class ClassSessionSerializer(serializers.ModelSerializer):
 
     def validate_options(self, value):
         if not isinstance(value, dict):
-            raise serializers.ValidationError("options must be a JSON object.")
+            raise serializers.ValidationError(gettext("options must be a JSON object."))
         return value
 
     def create(self, data):

@@ -35,7 +35,7 @@ def _editor(request: HttpRequest, classroom: Classroom, *, name: str = "", varia
     return render(request, "classrooms/exercise_editor.html", {
         "classroom": classroom, "name": name, "variant": variant, "options_text": options_text,
         "error": error, "variants": list(game.variants),
-        "examples_json": exercises.EXAMPLES,
+        "examples_json": exercises.examples_for_reader(),
     }, status=status)
 
 
@@ -96,7 +96,8 @@ def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> Http
     try:
         session = exercises.open_session_from(exercise, bot_level=level, show_odds=show_odds)
     except AppError as exc:
-        messages.error(request, f"Could not open a session from “{exercise.name}”: {exc.message}")
+        messages.error(request, gettext("Could not open a session from “%(name)s”: %(error)s")
+                       % {"name": exercise.name, "error": exc.message})
         return redirect("classrooms:classroom", class_id)
     return redirect("classrooms:dashboard", session.pk)
 

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise
@@ -21,10 +22,10 @@ MAX_OPTIONS_CHARS = 20_000
 EXAMPLES: list[dict[str, Any]] = [
     {
         "key": "3.4.4",
-        "name": "Exercise 3.4.4 — Mixing with kittens is better",
-        "description": "Square 5 holds the mixture {white, kitten right}: P(white) = 3/4. White holds "
+        "name": gettext_noop("Exercise 3.4.4 — Mixing with kittens is better"),
+        "description": gettext_noop("Square 5 holds the mixture {white, kitten right}: P(white) = 3/4. White holds "
                        "U and X. Can White do better than 3/4 on square 5? (U then X gives the mixture "
-                       "{U·black, U·kitten right}: P(white) ≈ 0.84.)",
+                       "{U·black, U·kitten right}: P(white) ≈ 0.84.)"),
         "game": "qtris", "variant": "advanced",
         "options": {
             "board": ["B", "W", "B", "W", ["W", "R"], "B", "W", "B", "L"],
@@ -36,9 +37,9 @@ EXAMPLES: list[dict[str, Any]] = [
     },
     {
         "key": "2.3.1",
-        "name": "Exercise 2.3.1 — Card play mechanics (two H and one Z)",
-        "description": "Turn the black circle on square 5 white without an X card: play H (black → "
-                       "kitten left), Z (→ kitten right), then H again (→ white).",
+        "name": gettext_noop("Exercise 2.3.1 — Card play mechanics (two H and one Z)"),
+        "description": gettext_noop("Turn the black circle on square 5 white without an X card: play H (black → "
+                       "kitten left), Z (→ kitten right), then H again (→ white)."),
         "game": "qtris", "variant": "basic",
         "options": {
             "board": ["B", "W", "W", "B", "B", "W", "B", "W", "B"],
@@ -49,9 +50,9 @@ EXAMPLES: list[dict[str, Any]] = [
     },
     {
         "key": "2.3.2",
-        "name": "Exercise 2.3.2 — Some CX applications",
-        "description": "Kittens and circles next to each other: which control makes a pair, which "
-                       "does nothing? Squares 8–9 hold an anti-correlated pair: CX separates it.",
+        "name": gettext_noop("Exercise 2.3.2 — Some CX applications"),
+        "description": gettext_noop("Kittens and circles next to each other: which control makes a pair, which "
+                       "does nothing? Squares 8–9 hold an anti-correlated pair: CX separates it."),
         "game": "qtris", "variant": "basic",
         "options": {
             "board": ["R", "W", "B", "R", "B", "R", "W", None, None],
@@ -61,6 +62,11 @@ EXAMPLES: list[dict[str, Any]] = [
         },
     },
 ]
+
+
+def examples_for_reader() -> list[dict[str, Any]]:
+    """The rulebook examples with their names and descriptions in the reader's language."""
+    return [ex | {"name": _(ex["name"]), "description": _(ex["description"])} for ex in EXAMPLES]
 
 
 # the app's one error (``games.errors.AppError``) under the name this module used before

@@ -210,7 +210,7 @@ def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
     session = ClassSession.objects.filter(pk=session_id).first()
     participant = services.returning_participant(session, request.session, removed=True) if session else None
     if participant is None:
-        raise Http404("You have not joined this session: use the join code.")
+        raise Http404(gettext("You have not joined this session: use the join code."))
     if participant.removed:
         return render(request, "removed.html", {}, status=403)
     initial = selectors.lobby_payload(session, participant)

@@ -35,7 +35,7 @@ class ActionSerializer(serializers.Serializer):
 
     def validate_action(self, value):
         if not isinstance(value, dict):
-            raise serializers.ValidationError("An action must be a JSON object.")
+            raise serializers.ValidationError(_("An action must be a JSON object."))
         return value
 
 
@@ -53,7 +53,7 @@ class MatchAccessMixin:
     def access(self, request, match_id: int) -> MatchAccess:
         access = match_access(match_id, request.user, request.session)
         if access is None:
-            raise Http404("No match here for you.")
+            raise Http404(_("No match here for you."))
         return access
 
 

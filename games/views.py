@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from games.access import LOBBY_URL_KEY, match_access, participant_ids
 from games.engines import get_game
@@ -22,7 +23,7 @@ def _match_for(request: HttpRequest, match_id: int):
         ids = participant_ids(request.session)
         if ids and Seat.objects.filter(match_id=match_id, former_participant_id__in=ids).exists():
             raise SeatLost
-        raise Http404("No match here for you.")
+        raise Http404(_("No match here for you."))
     return Match.objects.get(pk=match_id), access
 
 

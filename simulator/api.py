@@ -119,7 +119,7 @@ class PolicySerializer(serializers.ModelSerializer):
 def _stats_access(request, match_id: int) -> StatsAccess:
     access = stats_access(match_id, request.user, request.session)
     if access is None:
-        raise Http404("No statistics here for you.")
+        raise Http404(_("No statistics here for you."))
     return access
 
 
@@ -173,7 +173,7 @@ class RunDetail(APIView):
     def _run(self, request, run_id: int) -> Run:
         run = Run.objects.filter(pk=run_id).first()
         if run is None:
-            raise Http404("No such run.")
+            raise Http404(_("No such run."))
         _stats_access(request, run.match_id)
         return run
 

@@ -8,6 +8,7 @@ import hashlib
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
+from django.utils.translation import gettext
 
 from classrooms.models import Classroom
 from simulator.models import IBMCredential
@@ -33,19 +34,19 @@ def decrypt(blob: str) -> str:
     try:
         return _fernet().decrypt(blob.encode()).decode()
     except InvalidToken as exc:
-        raise CredentialError("The saved IBM Quantum token cannot be read (the server's key "
-                              "changed); save the token again.") from exc
+        raise CredentialError(gettext("The saved IBM Quantum token cannot be read (the server's key "
+                                      "changed); save the token again.")) from exc
 
 
 def save_token(classroom: Classroom, token: str, *, instance: str = "",
                channel: str = "ibm_quantum_platform", default_device: str = "") -> IBMCredential:
     token = (token or "").strip()
     if not token:
-        raise CredentialError("Paste the API token from your IBM Quantum account.")
+        raise CredentialError(gettext("Paste the API token from your IBM Quantum account."))
     if len(token) > MAX_TOKEN_LENGTH or any(c.isspace() for c in token):
-        raise CredentialError("That does not look like an IBM Quantum API token.")
+        raise CredentialError(gettext("That does not look like an IBM Quantum API token."))
     if channel not in ("ibm_quantum_platform", "ibm_cloud"):
-        raise CredentialError("channel must be ibm_quantum_platform or ibm_cloud")
+        raise CredentialError(gettext("channel must be ibm_quantum_platform or ibm_cloud"))
     credential, _ = IBMCredential.objects.update_or_create(
         classroom=classroom,
         defaults={"token_encrypted": encrypt(token), "token_hint": token[-4:],

@@ -5,14 +5,17 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-#: device name -> (fake backend class in qiskit_ibm_runtime.fake_provider, description)
-FAKE_DEVICES: dict[str, tuple[str, str]] = {
-    "fake_brisbane": ("FakeBrisbane", "IBM Brisbane (Eagle, 127 qubits, ECR gates)"),
-    "fake_sherbrooke": ("FakeSherbrooke", "IBM Sherbrooke (Eagle, 127 qubits, ECR gates)"),
-    "fake_kyiv": ("FakeKyiv", "IBM Kyiv (Eagle, 127 qubits, CZ gates)"),
-    "fake_torino": ("FakeTorino", "IBM Torino (Heron, 133 qubits, CZ gates)"),
-    "fake_fez": ("FakeFez", "IBM Fez (Heron r2, 156 qubits, CZ gates)"),
-    "fake_manila": ("FakeManilaV2", "IBM Manila (Falcon, 5 qubits) — small circuits only"),
+from django.utils.translation import gettext
+
+#: device name -> (fake backend class in qiskit_ibm_runtime.fake_provider, machine, processor,
+#: qubits, native two-qubit gate, only for small circuits); device_choices words it for the reader
+FAKE_DEVICES: dict[str, tuple[str, str, str, int, str, bool]] = {
+    "fake_brisbane": ("FakeBrisbane", "IBM Brisbane", "Eagle", 127, "ECR", False),
+    "fake_sherbrooke": ("FakeSherbrooke", "IBM Sherbrooke", "Eagle", 127, "ECR", False),
+    "fake_kyiv": ("FakeKyiv", "IBM Kyiv", "Eagle", 127, "CZ", False),
+    "fake_torino": ("FakeTorino", "IBM Torino", "Heron", 133, "CZ", False),
+    "fake_fez": ("FakeFez", "IBM Fez", "Heron r2", 156, "CZ", False),
+    "fake_manila": ("FakeManilaV2", "IBM Manila", "Falcon", 5, "", True),
 }
 DEFAULT_DEVICE = "fake_brisbane"
 
@@ -21,8 +24,17 @@ class UnknownDevice(ValueError):
     pass
 
 
+def describe(name: str) -> str:
+    """A device as the reader sees it: "IBM Brisbane (Eagle, 127 qubits, ECR gates)"."""
+    _cls, machine, processor, qubits, gate, small = FAKE_DEVICES[name]
+    values = {"machine": machine, "processor": processor, "qubits": qubits, "gate": gate}
+    if small:
+        return gettext("%(machine)s (%(processor)s, %(qubits)s qubits) — small circuits only") % values
+    return gettext("%(machine)s (%(processor)s, %(qubits)s qubits, %(gate)s gates)") % values
+
+
 def device_choices() -> list[dict[str, str]]:
-    return [{"name": name, "description": desc} for name, (_cls, desc) in FAKE_DEVICES.items()]
+    return [{"name": name, "description": describe(name)} for name in FAKE_DEVICES]
 
 
 @lru_cache(maxsize=8)

@@ -3,24 +3,25 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Backend(models.TextChoices):
-    EXACT = "exact", "exact (Born rule, no shots)"
-    AER = "aer", "Qiskit Aer (ideal)"
-    AER_NOISY = "aer-noisy", "Qiskit Aer with a device's noise"
-    IBM = "ibm", "IBM Quantum hardware"
+    EXACT = "exact", _("exact (Born rule, no shots)")
+    AER = "aer", _("Qiskit Aer (ideal)")
+    AER_NOISY = "aer-noisy", _("Qiskit Aer with a device's noise")
+    IBM = "ibm", _("IBM Quantum hardware")
 
 
 class Run(models.Model):
     """N shots of one position (a match after ``action_number`` actions) on one back end."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
-        CANCELLED = "cancelled", "cancelled"
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 

@@ -1,5 +1,7 @@
 """Plots as SVG text, drawn with the field's own tools (qiskit.visualization, matplotlib on
-the Agg backend), with fonts big enough for a projector."""
+the Agg backend), with fonts big enough for a projector. Every word of a plot (title, axis
+labels, legend, tick labels) is in the reader's language, drawn at each request: no plot is
+cached, so none can reach a reader of another language."""
 from __future__ import annotations
 
 import html
@@ -9,6 +11,7 @@ import threading
 from typing import Any
 
 import matplotlib
+from django.utils.translation import gettext
 
 matplotlib.use("Agg")
 
@@ -65,7 +68,7 @@ def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str |
         fig = plot_histogram(data, legend=list(series), figsize=(12, 6), bar_labels=False,
                              title=title, sort="asc")
         ax = fig.axes[0]
-        ax.set_ylabel("probability / fraction of shots")
+        ax.set_ylabel(gettext("probability / fraction of shots"))
         if actual is not None:
             for tick in ax.get_xticklabels():
                 if tick.get_text() == actual:
@@ -84,8 +87,11 @@ def counts_histogram(counts: dict[str, int], title: str) -> str:
 
 
 def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> str:
-    """One dot per player and game: expected score (x) against actual score (y)."""
+    """One dot per player and game: expected score (x) against actual score (y); the sides
+    (``points``' third item: neutral keys, "white") are named in the reader's language."""
     import matplotlib.pyplot as plt
+
+    from simulator.scoring import side_words
 
     with _LOCK, plt.rc_context(BIG):
         fig, ax = plt.subplots(figsize=(8, 7))
@@ -93,14 +99,14 @@ def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> st
         for side in sorted({p[2] for p in points}):
             xs = [p[0] for p in points if p[2] == side]
             ys = [p[1] for p in points if p[2] == side]
-            ax.scatter(xs, ys, s=140, label=side, color=colours.get(side), edgecolors="#4f46e5",
+            ax.scatter(xs, ys, s=140, label=side_words(side), color=colours.get(side), edgecolors="#4f46e5",
                        alpha=.85)
         top = max([1.0] + [max(p[0], p[1]) for p in points]) + 0.5
-        ax.plot([0, top], [0, top], linestyle="--", color="#4f46e5", label="actual = expected")
+        ax.plot([0, top], [0, top], linestyle="--", color="#4f46e5", label=gettext("actual = expected"))
         ax.set_xlim(-0.2, top)
         ax.set_ylim(-0.2, top)
-        ax.set_xlabel("expected score (exact odds)")
-        ax.set_ylabel("actual score")
+        ax.set_xlabel(gettext("expected score (exact odds)"))
+        ax.set_ylabel(gettext("actual score"))
         ax.set_title(title)
         ax.legend()
         ax.grid(alpha=.3)

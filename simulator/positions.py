@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engines import get_game
 from games.models import Match
 from games.selectors import state_at
@@ -24,11 +26,12 @@ def load_position(match: Match, action_number: int | None = None) -> Position:
     when the game or the position has no circuit."""
     upto = match.seq if action_number is None else action_number
     if upto < 0 or upto > match.seq:
-        raise NotScorable(f"This match has {match.seq} actions; there is no position {upto}.")
+        raise NotScorable(gettext("This match has %(seq)s actions; there is no position %(at)s.")
+                          % {"seq": match.seq, "at": upto})
     state = state_at(match, upto)
     circuit = get_game(match.game).circuit(state)
     if circuit is None:
-        raise NotScorable("This position has no quantum circuit (for poker: physics mode is off).")
+        raise NotScorable(gettext("This position has no quantum circuit (for poker: physics mode is off)."))
     return Position(match, upto, state, circuit, scorer_for(match.game, state, circuit))
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from games.engines import UnknownGame, abilities_of, get_game
 
@@ -243,13 +243,13 @@ def has_circuit(game_slug: str, options: Mapping[str, Any] | None) -> bool:
 
 def _poker_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "bits" not in circuit.metadata:
-        raise NotScorable("This poker position has no circuit (physics mode is off).")
+        raise NotScorable(gettext("This poker position has no circuit (physics mode is off)."))
     return PokerScorer(state, circuit.metadata["bits"])
 
 
 def _ticket_scorer(state: Mapping[str, Any], circuit: Any) -> Scorer:
     if circuit is None or not circuit.metadata or "success" not in circuit.metadata:
-        raise NotScorable("No run yet: a circuit exists once a player has run a path.")
+        raise NotScorable(gettext("No run yet: a circuit exists once a player has run a path."))
     return TicketScorer(state, dict(circuit.metadata))
 
 
@@ -265,7 +265,7 @@ SCORERS = {
 def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) -> Scorer:
     make = SCORERS.get(game_slug)
     if make is None:
-        raise NotScorable(f"{game_slug} has no circuit statistics.")
+        raise NotScorable(gettext("%(game)s has no circuit statistics.") % {"game": game_slug})
     return make(state, circuit)
 
 
@@ -323,10 +323,41 @@ _COLOUR_SCORE = re.compile(r"W(\d+) B(\d+)")
 
 def score_words(label: str) -> str:
     """A score label as a reader sees it: QTris's ``"W1 B0"`` with the initials of "white" and
-    "black" in the reader's language; any other label as it is."""
+    "black" in the reader's language; ``"success:1 failure:0"`` with the sides' words
+    (``side_words``); seats' numbers (``"1:3 2:0"``) as they are."""
     m = _COLOUR_SCORE.fullmatch(label)
     if not m:
+        parts = [part.partition(":") for part in label.split(" ")]
+        if all(side and colon and value.isdigit() for side, colon, value in parts):
+            return " ".join(f"{side_words(side)}:{value}" for side, _colon, value in parts)
         return label
     # Translators: a QTris score, white's qtris then black's, e.g. "W3 B1": W and B are one-letter
     # abbreviations of "white" and "black" (the two sides' colours); keep them one letter each.
     return pgettext("QTris score: W = white, B = black", "W%(white)s B%(black)s") % {"white": m[1], "black": m[2]}
+
+
+# The neutral keys of sides and verdicts (the API's, the CSV's, the stored runs') and the words a
+# reader sees for them; a key not listed (a Ticket-to-Ride or poker seat is "seat 2") is worded below.
+_SIDE_WORDS = {
+    "white": gettext_noop("white"), "black": gettext_noop("black"),
+    "tie": gettext_noop("draw"), "draw": gettext_noop("draw"),
+    "lost together": gettext_noop("lost together"),
+    "first player": gettext_noop("first player"), "second player": gettext_noop("second player"),
+    "success": gettext_noop("success"), "failure": gettext_noop("failure"),
+    "mercurial": "Mercurial", "rubicon": "Rubicon",  # the ships' names, the same in every language
+}
+_SEAT = re.compile(r"seat (\d+)")
+
+
+def side_words(key: str) -> str:
+    """A side or verdict key of the statistics (``"white"``, ``"tie"``, ``"lost together"``,
+    ``"first player"``, ``"seat 2"``, several winners ``"seat 1/seat 2"``) in the reader's language."""
+    key = str(key)
+    if "/" in key:
+        return " / ".join(side_words(part) for part in key.split("/"))
+    if key in _SIDE_WORDS:
+        return gettext(_SIDE_WORDS[key])
+    m = _SEAT.fullmatch(key)
+    if m:
+        return gettext("seat %(n)s") % {"n": m[1]}
+    return key

@@ -21,7 +21,7 @@ from games.snapshot import seat_name
 from simulator import backends
 from simulator.models import Backend, Run
 from simulator.positions import Position, load_position
-from simulator.scoring import NotScorable, has_circuit, score_table
+from simulator.scoring import NotScorable, has_circuit, score_table, side_words
 
 
 def run_payload(run: Run) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def _verdict(sides: list[str], exact: dict, noisy: dict | None, device: str) -> 
     lines = []
     actual = exact.get("actual")
     pct = lambda p: f"{p:.0%}"  # noqa: E731
-    name = lambda side: capfirst(gettext(side))  # noqa: E731  ("white" is a msgid; "X" stays)
+    name = lambda side: capfirst(side_words(side))  # noqa: E731  ("white", "seat 2" in the reader's words)
     if actual is not None:
         best = max(actual)
         leaders = [i for i, v in enumerate(actual) if v == best]
@@ -96,7 +96,7 @@ def _verdict(sides: list[str], exact: dict, noisy: dict | None, device: str) -> 
     if noisy:
         for side in sides:
             lines.append(gettext("Noise on %(device)s moves %(side)s's chance of winning from %(before)s to %(after)s.")
-                         % {"device": device, "side": gettext(side), "before": pct(exact["win"][side]),
+                         % {"device": device, "side": side_words(side), "before": pct(exact["win"][side]),
                             "after": pct(noisy["win"][side])})
     return lines
 

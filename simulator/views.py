@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from classrooms.models import Classroom, ClassSession
 from simulator import credentials, devices, plots, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
-from simulator.models import Backend, QuantumPolicy
+from simulator.models import Backend, QuantumPolicy, Run
 from simulator.positions import qasm3_of
 from simulator.scoring import NotScorable, score_label, score_words
 
@@ -20,7 +20,7 @@ from simulator.scoring import NotScorable, score_label, score_words
 def _access(request: HttpRequest, match_id: int) -> StatsAccess:
     access = stats_access(match_id, request.user, request.session)
     if access is None:
-        raise Http404("No statistics here for you.")
+        raise Http404(_("No statistics here for you."))
     return access
 
 
@@ -38,18 +38,20 @@ def _at(request: HttpRequest) -> int | None:
 def _results(access: StatsAccess) -> dict:
     """The part of "vs the odds" that a finished run changes: verdict, score table, histogram."""
     odds = selectors.match_odds(access.match)
-    series = {"exact (Born rule)": odds["exact"]}
+    # the legend's words are the page's own (the "Shown:" line of _match_results.html)
+    series = {_("exact odds"): odds["exact"]}
     if odds["aer"]:
-        series[f"Aer, {odds['aer']['shots']} shots"] = odds["aer"]["scores"]
+        series[_("Aer, %(shots)s shots") % {"shots": odds["aer"]["shots"]}] = odds["aer"]["scores"]
     if odds["noisy"]:
-        series[f"{odds['noisy']['device']}, {odds['noisy']['shots']} shots"] = odds["noisy"]["scores"]
+        series[_("%(device)s, %(shots)s shots") % {"device": odds["noisy"]["device"],
+                                                    "shots": odds["noisy"]["shots"]}] = odds["noisy"]["scores"]
     if odds["ibm"]:
-        series[f"{odds['ibm']['device']} (hardware)"] = odds["ibm"]["scores"]
+        series[_("%(device)s (hardware)") % {"device": odds["ibm"]["device"]}] = odds["ibm"]["scores"]
     actual_label = score_label(odds["sides"], odds["actual"]) if odds["actual"] is not None else None
     return {
         "match": access.match, "odds": odds, "is_teacher": access.is_teacher,
         "actual_label": score_words(actual_label) if actual_label is not None else None,
-        "histogram": plots.score_histogram(series, "Scores: exact odds and shots", actual_label),
+        "histogram": plots.score_histogram(series, _("Scores: exact odds and shots"), actual_label),
         "results_key": ",".join(str(odds[k]["id"]) if odds[k] else "-" for k in ("aer", "noisy", "ibm")),
         "side_rows": [{"side": side, "actual": odds["actual"][i] if odds["actual"] else None,
                        "expected": odds["exact"]["expected"][i], "p_win": odds["exact"]["win"][side]}
@@ -74,6 +76,8 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
         "board": selectors.board_at(access.match, odds["action_number"]),
         "board_url": static(f"games/{access.match.game}.js"),
         "strings": {"cancel": _("Cancel"), "device": _("device"),
+                    "statuses": {str(value): str(label) for value, label in Run.Status.choices},
+                    "backends": {str(value): str(label) for value, label in Backend.choices},
                     "refresh_failed": _("The chart could not be updated; reload the page to see the new run.")},
     })
 
@@ -118,12 +122,12 @@ def session_stats(request: HttpRequest, session_id: int) -> HttpResponse:
     charts = {}
     if stats["finished_tables"]:
         charts["scores"] = plots.bar_chart({score_words(k): v for k, v in stats["score_distribution"].items()},
-                                           "Final scores over all tables",
-                                           "tables")
+                                           _("Final scores over all tables"),
+                                           _("tables"))
         points = [(p["expected"], p["score"], p["side"]) for t in stats["tables"] for p in t["players"]
                   if p["expected"] is not None and p["score"] is not None]
         if points:
-            charts["luck"] = plots.expected_vs_actual(points, "Expected vs actual score")
+            charts["luck"] = plots.expected_vs_actual(points, _("Expected vs actual score"))
     return render(request, "simulator/session_stats.html",
                   {"session": session, "stats": stats, "charts": charts})
 
@@ -139,12 +143,12 @@ def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
                                        instance=request.POST.get("instance", ""),
                                        channel=request.POST.get("channel") or "ibm_quantum_platform",
                                        default_device=request.POST.get("default_device", ""))
-                messages.success(request, "The IBM Quantum token is saved (encrypted). It will not be shown again.")
+                messages.success(request, _("The IBM Quantum token is saved (encrypted). It will not be shown again."))
             except credentials.CredentialError as exc:
                 messages.error(request, str(exc))
         elif what == "forget":
             credentials.delete_token(classroom)
-            messages.success(request, "The IBM Quantum token is deleted.")
+            messages.success(request, _("The IBM Quantum token is deleted."))
         elif what == "policy":
             policy = QuantumPolicy.objects.filter(classroom=classroom).first() or QuantumPolicy(classroom=classroom)
             policy.students_may_run = request.POST.get("students_may_run") == "on"
@@ -152,7 +156,7 @@ def class_quantum(request: HttpRequest, class_id: int) -> HttpResponse:
             if raw.isdigit() and 1 <= int(raw) <= services.STUDENT_MAX_SHOTS_LIMIT:
                 policy.student_max_shots = int(raw)
             policy.save()
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
         return redirect("simulator:class-quantum", classroom.pk)
     return render(request, "simulator/class_quantum.html", {
         "classroom": classroom, "credential": credentials.credential_status(classroom),

@@ -331,3 +331,88 @@ def test_a_qtris_score_shows_the_colours_initials_of_the_readers_language(lang):
     with translation.override(lang):
         assert f"<b>{score_words(score_label(['white', 'black'], [white, black]))}</b>" in html
     assert f"<b>W{white} B{black}</b>" not in html
+
+
+# ------------------------------------------------------------------ the statistics pages' keys and charts
+
+STATISTICS_KEYS = ["white", "black", "tie", "draw", "lost together", "first player", "second player",
+                   "success", "failure", "seat 2", "seat 1/seat 2"]
+ENGLISH_KEY_CELL = re.compile(r"<td>(white|black|tie|draw|lost together|first player|second player|success|"
+                              r"failure|seat \d+(/seat \d+)*)</td>|\((white|black|seat \d+)[,)]")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_statistics_keys_read_in_the_readers_language(lang):
+    """The sides and verdicts of the statistics keep their neutral keys in the API and the CSV
+    (``white``, ``tie``, ``lost together``, ``first player``, ``seat 2``); a reader sees words of
+    their language, and so do the score labels built of them (Ticket-to-Ride's success/failure)."""
+    from simulator.scoring import score_words, side_words
+
+    with translation.override("en"):
+        english = {key: side_words(key) for key in STATISTICS_KEYS}
+        assert english["tie"] == english["draw"] == "draw" and english["seat 1/seat 2"] == "seat 1 / seat 2"
+        assert score_words("success:1 failure:0") == "success:1 failure:0"
+    assert side_words("mercurial") == "Mercurial" and side_words("1") == "1"  # names and numbers stay
+    with translation.override(lang):
+        local = {key: side_words(key) for key in STATISTICS_KEYS}
+        untranslated = [key for key in STATISTICS_KEYS if local[key] == english[key]]
+        assert not untranslated, f"no {lang} words for {untranslated}"
+        assert score_words("success:1 failure:0") == f"{local['success']}:1 {local['failure']}:0"
+        assert score_words("1:3 2:0") == "1:3 2:0"
+
+
+def svg_texts(html: str) -> list[str]:
+    """The words of the page's matplotlib charts drawn with ``svg.fonttype: none`` (as <text>)."""
+    return [re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<text\b[^>]*>(.*?)</text>", html, re.S)]
+
+
+CHART_ENGLISH = ["probability / fraction of shots", "exact odds", "Scores: exact odds and shots",
+                 "Final scores over all tables", "tables", "Expected vs actual score", "expected score (exact odds)",
+                 "actual score", "actual = expected", "white", "black"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_statistics_pages_show_sides_and_charts_in_the_readers_language(lang):
+    """The class statistics page and a match's "vs the odds" page under es / pl: the tables name
+    the sides and verdicts in the language (never the keys ``white``, ``tie``, ``first player``),
+    and the matplotlib charts are drawn with the language's words (title, axes, legend), at each
+    request (nothing cached across languages: the same page read in English right after is English)."""
+    import matplotlib
+    from django.contrib.auth.models import User
+
+    from simulator.selectors import session_statistics
+    from tests.test_simulator_fixtures import class_table, finished_qtris
+
+    teacher = User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+    first = finished_qtris(teacher, seed=5)
+    session = class_table(teacher, first)
+    class_table(teacher, finished_qtris(teacher, seed=8), number=2, session=session)
+    stats = session_statistics(session)
+    assert stats["win_rate_by_start"] and {"white", "black"} <= set(stats["mean_scores"])
+
+    def page(url: str, accept: str) -> str:
+        client = Client(HTTP_ACCEPT_LANGUAGE=accept)
+        client.force_login(teacher)
+        with matplotlib.rc_context({"svg.fonttype": "none"}):
+            response = client.get(url)
+        assert response.status_code == 200, url
+        return response.content.decode()
+
+    stats_url, odds_url = f"/teacher/sessions/{session.pk}/statistics/", f"/matches/{first.pk}/stats/"
+    for url in (stats_url, odds_url):
+        html = page(url, f"{lang}-{lang.upper()},{lang};q=0.9")
+        assert f'<html lang="{lang}">' in html
+        assert not ENGLISH_KEY_CELL.search(html), ENGLISH_KEY_CELL.search(html)[0]
+        words = svg_texts(html)
+        assert words, "no chart drawn with svg.fonttype none"
+        english = [w for w in words if w in CHART_ENGLISH]
+        assert not english, f"English words in a chart of {url} under {lang}: {english}"
+        with translation.override(lang):
+            if url == stats_url:
+                assert translation.gettext("Expected vs actual score") in words
+                assert translation.gettext("white") in html and translation.gettext("first player") in html
+            else:
+                assert translation.gettext("probability / fraction of shots") in words
+        english_words = svg_texts(page(url, "en"))
+        assert ("Expected vs actual score" if url == stats_url else "probability / fraction of shots") in english_words

@@ -90,6 +90,15 @@ def english_on(page, lang: str) -> list[str]:
     return sorted(set(found))
 
 
+# the statistics' neutral keys of sides and verdicts (the API's and the CSV's), never shown as such
+STATISTICS_KEYS = re.compile(r"^(white|black|tie|draw|lost together|first player|second player|success|failure"
+                             r"|seat \d+( ?/ ?seat \d+)*)$|\((white|black|seat \d+)[,)]|\b(queued|running|done)\b")
+
+
+def statistics_keys_on(page) -> list[str]:
+    return sorted({text for text in page.evaluate(VISIBLE_TEXTS) if STATISTICS_KEYS.search(text)})
+
+
 def finished_match_of(session, teacher, participant: Participant, game: str, variant: str, options: dict,
                       number: int):
     """A match of ``game`` played to its end by bots at table ``number``; the student holds seat 1."""
@@ -158,8 +167,10 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
     check(teacher_page, "report")
     teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/statistics/")
     check(teacher_page, "class statistics")
+    pages["class statistics: sides"] = statistics_keys_on(teacher_page)
     teacher_page.goto(server.url + f"/matches/{matches['qtris'].pk}/stats/")
     check(teacher_page, "this game vs the odds")
+    pages["this game vs the odds: sides"] = statistics_keys_on(teacher_page)
     teacher_page.goto(server.url + f"/matches/{matches['quantum-tictactoe'].pk}/")
     teacher_page.wait_for_selector("#result:not(.hidden)", timeout=15_000)
     check(teacher_page, "game page (teacher)")
@@ -310,3 +321,32 @@ def test_qtris_tiles_read_as_words_of_the_language_never_as_codes(chromium, serv
     assert len(squares) == 9 and all(any(w in s for w in words) for s in squares), squares
     shown = [t for t in page.evaluate(VISIBLE_TEXTS) if TILE_CODES.search(t)]
     assert not shown, f"tile codes shown under {lang}: {shown}"
+
+
+EDITOR_ENGLISH = re.compile(r"mixture, 1/\d+ each|\bsquare \d\b|\b(Alice|Bob), card \d\b|\bpair \d–\d\b|click: set the palette"
+                            r"|shift-click|Exercise \d\.\d\.\d —|Square 5 holds|Turn the black circle|Kittens and circles")
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_the_exercise_editor_shows_no_english(chromium, server, teacher, lang):
+    """The QTris exercise editor under es / pl with a rulebook example loaded, a mixture on a
+    square and a pair: no English msgid of the catalogs on the page (english_on), and none of
+    the editor's own words that were once English literals: "mixture, 1/2 each", "square 3",
+    "Alice, card 1", "pair 8–9", the squares' click/shift-click tooltip, the examples' texts."""
+    classroom = Classroom.objects.create(teacher=teacher, name="Physics 9A")
+    page = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900}).new_page()
+    log_in(page, server.url)
+    page.goto(server.url + f"/teacher/classes/{classroom.pk}/exercises/new/")
+    expect(page.locator(".ex-result.ok")).to_be_visible(timeout=10_000)
+    page.select_option("#ex-example", "2")  # 2.3.2: a pair on squares 8-9
+    expect(page.locator("#ex-example-text")).not_to_be_empty()
+    expect(page.locator(".ex-sq.pair")).to_have_count(2)
+    page.locator(".ex-sq[data-square='1']").click(modifiers=["Shift"])  # a mixture on square 1
+    expect(page.locator(".ex-sq[data-square='1'] small")).to_be_visible()
+    expect(page.locator(".ex-result.ok")).to_be_visible(timeout=10_000)
+    texts = page.evaluate(VISIBLE_TEXTS) + page.evaluate(
+        "() => [...document.querySelectorAll('#ex-pairs option, #ex-hands select')].map((e) => e.textContent + ' '"
+        " + (e.getAttribute('aria-label') || ''))")
+    english = sorted({t for t in texts if EDITOR_ENGLISH.search(t)})
+    assert not english, f"English in the exercise editor under {lang}: {english}"
+    assert not english_on(page, lang)

@@ -265,7 +265,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     previewBox.replaceChildren();
     previewBox.className = "qtris-preview";
     if (!last || !mine() || !card) {
-      if (last && mine() && view().phase === "operations") previewBox.append(h("p", { class: "muted" }, "Pick a card from your hand, then point at a square to see what it would do."));
+      if (last && mine() && view().phase === "operations") previewBox.append(h("p", { class: "muted" }, _("Pick a card from your hand, then point at a square to see what it would do.")));
       return;
     }
     if (hover === null) {

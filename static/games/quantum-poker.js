@@ -211,7 +211,7 @@ export function createBoard(root, { act }) {
   function community(msg) {
     const v = msg.view;
     const playable = new Set(legalCards(msg).map((a) => a.card));
-    const row = h("div", { class: "qp-community", role: "group", "aria-label": "Community Pauli cards" });
+    const row = h("div", { class: "qp-community", role: "group", "aria-label": _("Community Pauli cards") });
     for (const c of v.community) {
       const taken = c.taken_by !== null && c.taken_by !== undefined;
       const can = playable.has(c.index);

@@ -46,7 +46,7 @@ export async function editor({ validateUrl, boardUrl }) {
   }
 
   function fromOptions(o) {
-    if (!o || typeof o !== "object" || !Array.isArray(o.board) || o.board.length !== 9) throw new Error("The JSON needs a \"board\" of 9 entries.");
+    if (!o || typeof o !== "object" || !Array.isArray(o.board) || o.board.length !== 9) throw new Error(_("The JSON needs a \"board\" of 9 entries."));
     st.squares = o.board.map((e) => (e === null ? ["W"] : Array.isArray(e) ? [...e] : [e]));
     st.pairs = (o.pairs || []).map((p) => ({ squares: [...p.squares].sort((a, b) => a - b), state: p.state, decoration: p.decoration || "" }));
     st.hands = Array.isArray(o.hands) && o.hands.length === 2 ? o.hands.map((hnd) => [...hnd, "I", "I", "I", "I"].slice(0, 4)) : st.hands;
@@ -72,17 +72,17 @@ export async function editor({ validateUrl, boardUrl }) {
       const sq = i + 1;
       if (cov.has(sq)) {
         const p = st.pairs[cov.get(sq)];
-        return h("div", { class: "ex-sq pair", "data-square": sq }, h("span", { class: "n" }, sq), `△ ${p.state}${p.decoration ? " " + p.decoration : ""}`, h("small", {}, `pair ${p.squares.join("–")}`));
+        return h("div", { class: "ex-sq pair", "data-square": sq }, h("span", { class: "n" }, sq), `△ ${p.state}${p.decoration ? " " + p.decoration : ""}`, h("small", {}, tr("pair %(squares)s", { squares: p.squares.join("–") })));
       }
       return h("button", {
         type: "button", class: "ex-sq" + (codes.some((c) => c.startsWith("U:")) ? " u" : ""), "data-square": sq,
         "aria-label": tr("Square %(square)s: %(tiles)s", { square: sq, tiles: codes.length > 1 ? tr("mixture: %(members)s", { members: codes.map(tileName).join(", ") }) : tileName(codes[0]) }),
-        title: "click: set the palette tile · shift-click: add it (mixture) · alt-click: remove the last",
+        title: _("click: set the palette tile · shift-click: add it (mixture) · alt-click: remove the last"),
         onclick: (e) => {
           if (e.altKey) { if (codes.length > 1) codes.pop(); } else if (e.shiftKey) codes.push(brush); else st.squares[i] = [brush];
           changed();
         },
-      }, h("span", { class: "n" }, sq), codes.map(glyph).join(" + "), codes.length > 1 ? h("small", {}, `mixture, 1/${codes.length} each`) : null);
+      }, h("span", { class: "n" }, sq), codes.map(glyph).join(" + "), codes.length > 1 ? h("small", {}, tr("mixture, 1/%(n)s each", { n: codes.length })) : null);
     }));
   }
 
@@ -90,7 +90,7 @@ export async function editor({ validateUrl, boardUrl }) {
     const box = $("ex-pairs");
     box.replaceChildren(...st.pairs.map((p, i) => {
       const sqSel = (k) => h("select", { "data-pair": `${i}-${k}`, "aria-label": tr("pair %(n)s, square %(k)s", { n: i + 1, k: k + 1 }), onchange: (e) => { p.squares[k] = Number(e.target.value); changed(); } },
-        [1, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => h("option", { value: s, selected: p.squares[k] === s }, `square ${s}`)));
+        [1, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => h("option", { value: s, selected: p.squares[k] === s }, tr("square %(n)s", { n: s }))));
       return h("div", { class: "row ex-pair" }, sqSel(0), sqSel(1),
         h("select", { "data-pair-state": i, "aria-label": tr("pair %(n)s, Bell state", { n: i + 1 }), onchange: (e) => { p.state = e.target.value; changed(); } }, BELL.map((b) => h("option", { value: b, selected: p.state === b }, b))),
         h("select", { "aria-label": tr("pair %(n)s, decoration", { n: i + 1 }), onchange: (e) => { p.decoration = e.target.value; changed(); } }, ["", "H", "U1", "U2"].map((d) => h("option", { value: d, selected: p.decoration === d }, d || _("no decoration")))),
@@ -101,7 +101,7 @@ export async function editor({ validateUrl, boardUrl }) {
   function renderHands() {
     const box = $("ex-hands");
     box.replaceChildren(...st.hands.map((hnd, side) => h("div", { class: "row ex-hand" }, h("strong", {}, side === 0 ? "Alice" : "Bob"),
-      hnd.map((c, k) => h("select", { "data-hand": `${side}-${k}`, "aria-label": `${side === 0 ? "Alice" : "Bob"}, card ${k + 1}`, onchange: (e) => { hnd[k] = e.target.value; changed(); } }, CARDS.map((x) => h("option", { value: x, selected: x === c }, x)))))));
+      hnd.map((c, k) => h("select", { "data-hand": `${side}-${k}`, "aria-label": tr("%(player)s, card %(n)s", { player: side === 0 ? "Alice" : "Bob", n: k + 1 }), onchange: (e) => { hnd[k] = e.target.value; changed(); } }, CARDS.map((x) => h("option", { value: x, selected: x === c }, x)))))));
   }
 
   function renderFields() {

@@ -51,7 +51,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   if (signals) {
     signals.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => {
       $("error").classList.add("hidden");
-      if (!sock.send({ type: "signal", phrase: b.dataset.phrase })) showError("Not connected: reconnecting, try again in a moment.");
+      if (!sock.send({ type: "signal", phrase: b.dataset.phrase })) showError(_("Not connected: reconnecting, try again in a moment."));
     }));
   }
   function showSignal(who, text, mine) {

@@ -41,9 +41,9 @@ function row(run) {
   tr.dataset.status = run.status;
   tr.replaceChildren();
   cell(tr, run.id);
-  cell(tr, `${run.backend} ${run.device}`);
+  cell(tr, `${T.backends?.[run.backend] || run.backend} ${run.device}`);  // the API keeps its codes
   cell(tr, run.shots);
-  cell(tr, run.status, "status");
+  cell(tr, T.statuses?.[run.status] || run.status, "status");
   const progress = cell(tr, ` ${run.shots_done}/${run.shots}`, "progress");
   const bar = document.createElement("progress");
   bar.max = 1;

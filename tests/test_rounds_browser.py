@@ -91,6 +91,9 @@ def pairs(teacher: Teacher, session_id: int, round_number: int) -> set[frozenset
 def test_two_rounds_repair_students_live_with_standings_on_dashboard_and_lobby(chromium, server, teacher):
     rc = rounds_class(chromium, server)
     dash = rc.dashboard
+    screen = dash.context.new_page()  # the projector, open all lesson long
+    screen.goto(server.url + f"/sessions/{rc.session_id}/screen/")
+    expect(screen.locator("#screen-joined")).to_have_text("4 students have joined")
     expect(dash.locator("#round-status")).to_contain_text("Not running as rounds yet")
     dash.locator("#next-round").click()
     expect(dash.locator("#round-status")).to_contain_text("Round 1")
@@ -108,6 +111,9 @@ def test_two_rounds_repair_students_live_with_standings_on_dashboard_and_lobby(c
     expect(rows).to_have_count(4)
     expect(dash.locator("#standings tbody tr td:nth-child(4)")).to_have_text(["1"] * 4)
     assert_no_serious_violations(dash, "dashboard with standings after round 1")
+    on_screen = screen.locator("[data-testid=standings] tbody tr")
+    expect(on_screen).to_have_count(4)  # live on the projector too
+    expect(screen.locator("#screen-round")).to_contain_text("1")
 
     # one student went back to the lobby: their place and points, live
     ada = rc.students["Ada"]
@@ -138,5 +144,11 @@ def test_two_rounds_repair_students_live_with_standings_on_dashboard_and_lobby(c
     phone.goto(server.url + f"/lobby/{rc.session_id}/")
     expect(phone.locator("#lobby-standing")).to_contain_text("Round 2.")
     assert_no_serious_violations(phone, "lobby with the student's standing on a phone")
+    # the projector: the same standings, and the podium once the last round's tables have finished
+    expect(screen.locator("#screen-round")).to_contain_text("2")
+    expect(screen.locator("#screen-podium")).to_be_visible()
+    leader = dash.locator("#standings tbody tr").first.locator("th").inner_text()
+    expect(screen.locator("[data-testid=podium] li").filter(has_text=leader).first).to_be_visible()
+    assert_no_serious_violations(screen, "projector after two rounds")
     for page in [dash, *rc.students.values()]:
         page.context.close()

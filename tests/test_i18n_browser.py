@@ -10,6 +10,7 @@ themselves, and so never count.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import polib
@@ -55,6 +56,7 @@ VISIBLE_TEXTS = """() => {
 }"""
 
 
+@cache  # the catalogs do not change during a run; read once per language, not once per page
 def english_patterns(lang: str) -> tuple[set[str], list[tuple[str, str]]]:
     """Whole strings that are English msgids, and (msgid, longest literal part) for finding a
     long English sentence inside a text node, for the msgids ``lang`` translates differently."""

@@ -76,7 +76,7 @@ def test_every_page_of_a_quantum_tictactoe_session_passes_axe(chromium, server, 
             (f"/teacher/classes/{class_id}/", "class page", "main h1"),
             (f"/teacher/sessions/{session_id}/", "session dashboard", ".table-card"),
             (f"/teacher/sessions/{session_id}/report/", "session report", "main h1"),
-            (f"/teacher/classes/{class_id}/exercises/new/", "exercise editor", "main h1"),
+            (f"/teacher/classes/{class_id}/exercises/new/", "exercise editor", "#board .qtris-board"),
             (f"/teacher/sessions/{session_id}/statistics/", "session statistics", "main h1"),
             (f"/teacher/classes/{class_id}/quantum/", "class quantum settings", "main h1"),
             (f"/matches/{mid}/", "teacher watching a table", ".qttt-board")):

@@ -84,7 +84,8 @@ def teacher(transactional_db):
 
 
 @pytest.fixture(scope="session")
-def chromium():
+def chromium_browser():
+    """One Chromium for the whole run (launching it takes seconds)."""
     from playwright.sync_api import sync_playwright
 
     from tests.support.browser import launch
@@ -96,8 +97,20 @@ def chromium():
 
 
 @pytest.fixture
-def stack(transactional_db):
-    """A server and, with Redis, a worker on a queue of their own."""
+def chromium(chromium_browser):
+    """The run's Chromium; the contexts (browsers of their own: students, teacher) a test opens
+    are closed after it. Left open, every page of the run would keep its sockets, timers and
+    animations going in the one browser to the end, slowing each later test."""
+    before = set(chromium_browser.contexts)
+    yield chromium_browser
+    for context in chromium_browser.contexts:
+        if context not in before:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def stack_processes(django_db_setup, django_db_blocker):
+    """A server and, with Redis, a worker on a queue of their own, started once for the run."""
     worker = None
     env = {}
     if os.environ.get("REDIS_URL"):
@@ -110,3 +123,10 @@ def stack(transactional_db):
     server.stop()
     if worker:
         worker.cleanup()
+
+
+@pytest.fixture
+def stack(stack_processes, transactional_db):
+    """A server and, with Redis, a worker on a queue of their own (the run's, see
+    ``stack_processes``), with a test database both can see (committed data)."""
+    return stack_processes

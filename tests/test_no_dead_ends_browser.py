@@ -13,7 +13,7 @@ from classrooms import services
 from classrooms.models import Classroom, Participant
 from games.services import SeatHolder, create_match, start_match
 from simulator.models import QuantumPolicy
-from tests.support.browser import log_in_teacher
+from tests.support.browser import log_in_teacher, wait_for_boot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -56,8 +56,7 @@ def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str
             statuses[url] = page.context.request.get(url).status
         else:
             response = page.goto(url)
-            page.wait_for_load_state("load")
-            page.wait_for_timeout(150)  # links a page script draws (dashboard, lobby, result)
+            wait_for_boot(page)  # links a page script draws (dashboard, lobby)
             if re.search(r"/matches/\d+/$", url):  # every match here is finished: its result panel,
                 page.wait_for_selector("#result:not(.hidden)", timeout=10_000)  # drawn from the socket
             statuses[url] = response.status if response else 0

@@ -121,7 +121,9 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
         expect(page.locator("[data-testid=final-score]")).to_be_visible(timeout=10_000)
         expect(page.locator("#result")).to_be_visible()
     expect(alice.locator(".rolls li")).to_have_count(7)  # 5 single squares + 2 pairs
-    alice.wait_for_timeout(4000)  # let the measurement animation finish for the screenshot
+    # let the measurement animation finish for the screenshot: every finite animation has ended
+    alice.wait_for_function("""() => document.getAnimations().every((a) =>
+        a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)""")
     alice.screenshot(path=f"{SHOTS}/qtris-final.png")
 
     # the teacher's spectator view: board and odds, no hand

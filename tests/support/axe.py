@@ -19,8 +19,15 @@ BLOCKING = {"serious", "critical"}
 _axe = Axe()
 
 
+# every stylesheet of the page has loaded (a board adds its own <link> when its script draws it:
+# checked before, its buttons would be measured unstyled)
+STYLESHEETS_LOADED = """() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)"""
+
+
 def serious_violations(page, context=None) -> list[dict]:
-    """The serious and critical axe-core violations on the page (or within ``context``)."""
+    """The serious and critical axe-core violations on the page (or within ``context``), once its
+    stylesheets have loaded."""
+    page.wait_for_function(STYLESHEETS_LOADED, timeout=10_000)
     options = {"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": WCAG_TAGS}}
     results = _axe.run(page, context=context, options=options)
     return [v for v in results.response["violations"] if v.get("impact") in BLOCKING]

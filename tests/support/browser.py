@@ -22,6 +22,24 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
 
 
+# resolves once the page's own script has started: boot.js imports the module named in #page-boot
+# and calls its function, which draws the page from its initial data (links included) at once;
+# importing the same module here resolves after boot.js's import, and a task later its call is done
+BOOTED = """async () => {
+  const boot = document.getElementById("page-boot");
+  if (!boot) return;
+  await import(JSON.parse(boot.textContent).module);
+  await new Promise((resolve) => setTimeout(resolve));
+}"""
+
+
+def wait_for_boot(page) -> None:
+    """Until the page is loaded and its script (#page-boot: lobby, dashboard, game, replay…) has
+    drawn it from its initial data: a condition, where a fixed pause would guess."""
+    page.wait_for_load_state("load")
+    page.evaluate(BOOTED)
+
+
 def student_joins(chromium, server, code: str, name: str, viewport=(1280, 900)):
     """A student in a browser of their own: /join, the code (typed in lower case) and a name."""
     from playwright.sync_api import expect

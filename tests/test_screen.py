@@ -16,7 +16,7 @@ from classrooms import selectors, services
 from classrooms.models import ClassSession, Participant
 from games.models import Action, Match
 from games.moments import recent_moments
-from tests.support.clients import Student, Teacher, receive
+from tests.support.clients import Student, Teacher, receive, run_async
 from tests.support.rounds import play_out
 from tests.support.tables import TEACHER
 
@@ -241,7 +241,7 @@ def test_the_screen_socket_is_the_teachers_read_only_and_follows_the_moves(serve
         assert "A 2-cycle collapsed" in told["moments"][0]["text"]
         await ws.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert ClassSession.objects.get(pk=session["id"]).status == ClassSession.Status.OPEN
 
 

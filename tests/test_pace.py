@@ -34,10 +34,6 @@ def in_memory_layer(settings):
 
 @pytest.fixture
 def clocked(classroom):
-    return clocked_table(classroom)
-
-
-def clocked_table(classroom):
     """A started quantum tic-tac-toe table of two students with a 15-second clock."""
     session = services.open_session(classroom, "quantum-tictactoe", move_seconds=15)
     for name in ("Ada", "Bo"):
@@ -222,30 +218,25 @@ def test_an_entanglion_mission_ended_by_time_says_so_on_the_dashboard_card():
     assert summary["text"].startswith("Time ran out after") and summary["facts"]["result"] == "time_up"
 
 
-def test_two_enforcers_racing_on_postgresql_apply_the_timeout_once(classroom, transactional_db):
+def test_two_enforcers_racing_on_postgresql_apply_the_timeout_once(clocked, transactional_db):
     """Real concurrency needs row locks (PostgreSQL: the lead's suite); on SQLite the seq check
-    above is what makes the second enforcer a no-op. Everything runs in threads of its own: after
-    a browser test this thread holds Playwright's event loop, where announcing (async_to_sync)
-    is refused."""
+    above is what makes the second enforcer a no-op."""
     from concurrent.futures import ThreadPoolExecutor
 
     from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("row-lock races run on PostgreSQL only")
-
-    def closing(work):
-        def run(*args):
-            try:
-                return work(*args)
-            finally:
-                connection.close()
-        return run
-
-    with ThreadPoolExecutor(1) as one:
-        session, match = one.submit(closing(clocked_table), classroom).result()
+    session, match = clocked
     expire(match)
+
+    def enforce(_):
+        try:
+            return match_services.enforce_time(match.pk, 0)
+        finally:
+            connection.close()
+
     with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(closing(lambda _: match_services.enforce_time(match.pk, 0)), range(4)))
+        results = list(pool.map(enforce, range(4)))
     assert sum(r is not None for r in results) == 1
     assert Action.objects.filter(match=match).count() == 1

@@ -187,10 +187,10 @@ def _command(session_id: int, message: dict) -> AppError | None:
                 services.resume_all(session)
             elif kind == "finish_in":  # {"seconds": one of settings.FINISH_IN_CHOICES}
                 services.finish_in(session, message.get("seconds"))
-            elif kind == "move_clock":  # {"seconds": one of settings.MOVE_CLOCK_CHOICES, or null}
+            elif kind == "move_clock":  # {"seconds": one of settings.MOVE_CLOCK_CHOICES, or null[, "table": n]}
                 if "seconds" not in message:
                     raise AppError("bad_message", gettext("move_clock needs \"seconds\": a number or null."))
-                services.set_move_clock(session, message["seconds"])
+                services.set_move_clock(session, message["seconds"], message.get("table"))
             elif kind == "show_odds":
                 if type(message.get("show")) is not bool:
                     raise AppError("bad_message", gettext("show_odds needs \"show\": true or false."))

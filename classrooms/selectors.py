@@ -36,6 +36,7 @@ def tables_summary(session: ClassSession) -> list[dict]:
             "match": match.pk,
             "status": match.status,
             "moves": match.seq,
+            "move_seconds": match.move_seconds,  # this table's clock per move (None: no clock)
             "to_act": to_act(match),
             "seats": [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
                        "participant": s.participant_id} for s in match.seats.all()],

@@ -371,13 +371,17 @@ def check_move_seconds(seconds) -> None:
                        % {"choices": ", ".join(map(str, settings.MOVE_CLOCK_CHOICES))})
 
 
+def _live_match_ids(session: ClassSession) -> list[int]:
+    return list(session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING])
+                .values_list("match_id", flat=True))
+
+
 def _each_live_match(session: ClassSession, change) -> int:
     """``change(match, now)`` on every waiting or playing table, each under its row lock; the
     pages open on a changed table are told. Returns how many changed."""
     now = timezone.now()
     changed = 0
-    live = session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING])
-    for match_id in live.values_list("match_id", flat=True):
+    for match_id in _live_match_ids(session):
         match = Match.objects.select_for_update().get(pk=match_id)
         if change(match, now) is not False:
             match.save(update_fields=pace.PACE_FIELDS)
@@ -411,7 +415,14 @@ def resume_all(session: ClassSession) -> int:
         session.ends_at = now + timedelta(milliseconds=session.finish_left_ms)
     session.finish_left_ms = None
     session.save(update_fields=["paused", "finish_left_ms", "ends_at"])
-    return _each_live_match(session, pace.resume)
+    resumed = 0
+    for match_id in _live_match_ids(session):  # each under its row lock; waiting bots play now
+        applied = match_services.resume_match(match_id, now)
+        if applied is not None:
+            transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
+            resumed += 1
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return resumed
 
 
 def finish_in(session: ClassSession, seconds) -> int:
@@ -431,13 +442,34 @@ def finish_in(session: ClassSession, seconds) -> int:
     return _each_live_match(session, lambda match, at: pace.finish_in(match, seconds, at))
 
 
-def set_move_clock(session: ClassSession, seconds) -> int:
-    """A new clock per move for the session and every live table (None: no clock)."""
+def set_move_clock(session: ClassSession, seconds, table=None) -> int:
+    """A new clock per move (None: no clock): with ``table`` (its number) for that live table
+    only; without, for the session (the tables seated later) and every live table."""
     check_move_seconds(seconds)
+    if table is not None:
+        return _set_table_clock(session, table, seconds)
     session.move_seconds = seconds
     session.save(update_fields=["move_seconds"])
     return _each_live_match(session, lambda match, at: pace.set_move_seconds(
         match, seconds, current_state(match), at))
+
+
+def _set_table_clock(session: ClassSession, number, seconds: int | None) -> int:
+    if type(number) is not int:
+        raise AppError("bad_message", gettext("\"table\" must be a table's number."))
+    found = session.tables.filter(number=number).values_list("match_id", flat=True).first()
+    if found is None:
+        raise AppError("no_table", gettext("This session has no table %(number)s.") % {"number": number})
+    now = timezone.now()
+    match = Match.objects.select_for_update().get(pk=found)
+    if match.status not in (Match.Status.WAITING, Match.Status.PLAYING):
+        raise AppError("table_over", gettext("Table %(number)s has finished: its clock no longer runs.")
+                       % {"number": number})
+    pace.set_move_seconds(match, seconds, current_state(match), now)
+    match.save(update_fields=pace.PACE_FIELDS)
+    transaction.on_commit(lambda: announce_match_changed(match.pk))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return 1
 
 
 def enforce_overdue(session: ClassSession) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -90,6 +91,23 @@ def start_match(match_id: int) -> Applied:
     return applied
 
 
+def resume_match(match_id: int, now: datetime) -> Applied | None:
+    """The teacher's pause ends for this match (``games.pace.resume``): the frozen times count
+    again from ``now`` and bots whose decision waited play at once. None when it was not paused."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if not pace.resume(match, now):
+            return None
+        state = current_state(match)
+        applied = Applied(match_id, match.seq)
+        if match.status == Match.Status.PLAYING:
+            state = _bots_then_close(match, state, applied)
+        else:
+            match.save(update_fields=pace.PACE_FIELDS)
+    transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    return applied
+
+
 def submit_action(match_id: int, seat: int, seq: int, action: object, *,
                   participant_ids: tuple[int, ...] | None = None) -> Applied:
     """Validate and apply one action of ``seat``; ``seq`` must equal the log length.
@@ -162,6 +180,10 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
 
 
 def _play_bots(match: Match, state: State, applied: Applied, seats=None) -> State:
+    """Bots play while it is a bot's decision alone; none plays in a paused match (a table
+    started, or a seat handed to a bot, during the teacher's pause waits for ``resume_match``)."""
+    if match.paused:
+        return state
     game = get_game(match.game)
     bots = {s.index: s.bot for s in (match.seats.all() if seats is None else seats) if s.bot}
     for _turn in range(MAX_BOT_ACTIONS_PER_CALL):

@@ -174,6 +174,80 @@ def test_a_new_clock_applies_to_live_tables_and_none_stops_it(clocked):
     assert "clock" not in match_payload(match, 0)
 
 
+def test_a_tables_own_clock_changes_that_table_only(classroom):
+    session = services.open_session(classroom, "quantum-tictactoe", move_seconds=15)
+    for name in ("Ada", "Bo", "Cy", "Di"):
+        Participant.objects.create(session=session, display_name=name)
+    first, second = services.auto_pair(session)
+    services.start_all(session)
+    other_deadline = Match.objects.get(pk=second.match_id).deadline
+    assert session_consumers._command(session.pk, {"type": "move_clock", "seconds": 30, "table": first.number}) is None
+    one, two = Match.objects.get(pk=first.match_id), Match.objects.get(pk=second.match_id)
+    assert one.move_seconds == 30 and one.deadline - timezone.now() > timedelta(seconds=29)
+    assert two.move_seconds == 15 and two.deadline == other_deadline
+    session.refresh_from_db()
+    assert session.move_seconds == 15  # the session's default (tables seated later) is unchanged
+    by_number = {t["number"]: t["move_seconds"] for t in selectors.tables_summary(session)}
+    assert by_number == {first.number: 30, second.number: 15}
+    services.set_move_clock(session, None, table=second.number)
+    two.refresh_from_db()
+    assert two.move_seconds is None and two.deadline is None and "clock" not in match_payload(two, 0)
+    assert Match.objects.get(pk=first.match_id).move_seconds == 30
+
+
+def test_a_finished_tables_clock_is_refused_and_unchanged(clocked):
+    session, match = clocked
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    error = session_consumers._command(session.pk, {"type": "move_clock", "seconds": 30, "table": 1})
+    assert error.code == "table_over" and "Table 1" in error.message
+    assert Match.objects.get(pk=match.pk).move_seconds == 15
+
+
+def bot_opens(session) -> Match:
+    """A table of Ada (X, who opens) and Bo, still waiting; then Ada is removed: a bot holds X."""
+    ada, bo = (Participant.objects.create(session=session, display_name=n) for n in ("Ada", "Bo"))
+    table = services.seat_table(session, [ada, bo], in_order=True)
+    services.remove_participant(session, ada.pk)
+    return Match.objects.get(pk=table.match_id)
+
+
+def test_tables_started_during_a_pause_stay_paused_and_the_bot_waits_for_the_resume(classroom):
+    session = services.open_session(classroom, "quantum-tictactoe", move_seconds=15)
+    match = bot_opens(session)
+    assert match.seats.get(index=0).bot
+    assert session_consumers._command(session.pk, {"type": "pause_all"}) is None
+    assert session_consumers._command(session.pk, {"type": "start_all"}) is None
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and match.paused and match.seq == 0
+    assert not match.actions.exists() and match.deadline is None
+    assert match_payload(match, 1)["clock"]["paused"] is True  # Bo's page says Paused
+    assert match_services.enforce_time(match.pk) is None
+    assert session_consumers._command(session.pk, {"type": "resume_all"}) is None
+    match.refresh_from_db()
+    assert not match.paused and match.seq == 1
+    (opening,) = match.actions.all()
+    assert opening.by_bot and opening.seat == 0 and not opening.timed_out
+    assert timedelta(seconds=14) < match.deadline - timezone.now() <= timedelta(seconds=15)  # Bo's clock
+
+
+def test_next_round_during_a_pause_starts_paused_and_a_bot_given_a_seat_waits_too(classroom):
+    session = services.open_session(classroom, "quantum-tictactoe")
+    for name in ("Ada", "Bo"):
+        Participant.objects.create(session=session, display_name=name)
+    services.pause_all(session)
+    assert session_consumers._command(session.pk, {"type": "next_round"}) is None
+    (table,) = session.tables.all()
+    match = table.match
+    assert match.status == Match.Status.PLAYING and match.paused
+    opener = match.seats.get(index=0).participant_id
+    services.remove_participant(session, opener)  # X's seat goes to a bot: it must not move yet
+    match.refresh_from_db()
+    assert match.seats.get(index=0).bot and match.seq == 0
+    services.resume_all(session)
+    match.refresh_from_db()
+    assert match.seq == 1 and match.actions.get().seat == 0
+
+
 @pytest.mark.parametrize("message,code", [
     ({"type": "finish_in", "seconds": 7}, "bad_finish"),
     ({"type": "finish_in", "seconds": "60"}, "bad_finish"),
@@ -182,6 +256,10 @@ def test_a_new_clock_applies_to_live_tables_and_none_stops_it(clocked):
     ({"type": "move_clock", "seconds": True}, "bad_clock"),
     ({"type": "move_clock"}, "bad_message"),
     ({"type": "resume_all"}, "not_paused"),
+    ({"type": "move_clock", "seconds": 30, "table": 99}, "no_table"),
+    ({"type": "move_clock", "seconds": 30, "table": "1"}, "bad_message"),
+    ({"type": "move_clock", "seconds": 30, "table": True}, "bad_message"),
+    ({"type": "move_clock", "seconds": 16, "table": 1}, "bad_clock"),
 ])
 def test_bad_pace_commands_are_refused_with_a_reason_and_change_nothing(clocked, message, code):
     session, match = clocked

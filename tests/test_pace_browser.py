@@ -1,8 +1,9 @@
 """Clocks and pace in real browsers (issue 15, part 3): a teacher and two students at a quantum
 tic-tac-toe table with a 2-second clock (the server is started with short clock and "finish in"
 choices). A student lets the time run out: the random bot's move appears, marked, in both logs;
-the teacher pauses all tables: the pages say "Paused" and a move is refused with the teacher's
-reason; resume; "finish in 3 s": both pages count down with the game's rule, and the game ends by
+the teacher gives every table, then this table alone (its card's clock, by keyboard), a longer
+clock; the teacher pauses all tables: the pages say "Paused" and a move is refused with the
+teacher's reason; resume; "finish in 3 s": both pages count down with the game's rule, and the game ends by
 it. A 375 px phone fits; axe passes on the paused and the counting-down pages."""
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 @pytest.fixture
 def pace_server(transactional_db):
     """A server whose teachers may give 2-second clocks and finish in 3 seconds."""
-    server = LiveServer(extra_env={"MOVE_CLOCK_CHOICES": "2,15", "FINISH_IN_CHOICES": "3,60"})
+    server = LiveServer(extra_env={"MOVE_CLOCK_CHOICES": "2,15,30", "FINISH_IN_CHOICES": "3,60"})
     server.start()
     yield server
     server.stop()
@@ -72,6 +73,22 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     for page in pages:
         expect(page.locator("#pace-move-text")).to_contain_text(re.compile(r"0:1[0-5]"))
     assert Action.objects.filter(match=match, timed_out=True).count() <= 2
+    # then this table alone a clock of its own (its card's choice; the session's stays at 15 s)
+    table_clock = dashboard.get_by_label("Clock at table 1")
+    expect(table_clock).to_have_value("15")
+    table_clock.evaluate("(n) => { n.dataset.drawn = 'before'; n.focus(); }")
+    dashboard.keyboard.press("ArrowDown")  # by keyboard: 15 s -> 30 s
+    for page in pages:
+        expect(page.locator("#pace-move-text")).to_contain_text(re.compile(r"0:(30|2\d)"))
+    expect(table_clock).to_have_value("30")
+    # the card is drawn again live (a new select): the focus stays on it
+    expect(dashboard.locator("[data-table-clock='1']:not([data-drawn])")).to_be_focused()
+    expect(dashboard.locator("#move-clock")).to_have_value("15")
+    assert Match.objects.get().move_seconds == 30
+    dashboard.set_viewport_size({"width": 375, "height": 800})
+    card_right = dashboard.locator(".table-card").evaluate("(n) => n.getBoundingClientRect().right")
+    assert card_right <= 375 and table_clock.bounding_box()["x"] + table_clock.bounding_box()["width"] <= card_right
+    dashboard.set_viewport_size({"width": 1400, "height": 1000})
 
     # pause all tables: both pages say so; a move is refused with the teacher's reason
     dashboard.click("#pause-btn")

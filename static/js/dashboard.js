@@ -29,6 +29,8 @@ const TEXT = {
   roundDone: _("Every table has finished: the next round may start."),
   noRounds: _("Not running as rounds yet: the standings count every finished table."),
   roundTag: (n) => tr("round %(n)s", { n }),
+  clock: _("Clock"),
+  tableClock: (n) => tr("Clock at table %(number)s", { number: n }),
   teams: _("Teams"),
   team: _("Team"),
   components: _("Components"),
@@ -103,6 +105,16 @@ export function dashboard(sessionId, initial) {
   $("pause-btn").addEventListener("click", () => send({ type: state.session.pace.paused ? "resume_all" : "pause_all" }));
   $("finish-btn").addEventListener("click", () => send({ type: "finish_in", seconds: Number($("finish-in").value) }));
   $("move-clock").addEventListener("change", (e) => send({ type: "move_clock", seconds: e.target.value ? Number(e.target.value) : null }));
+  // one table's own clock per move (the toolbar's choice sets the session's and every table's)
+  function tableClock(t) {
+    const choices = [...pace0.move_choices];
+    if (t.move_seconds && !choices.includes(t.move_seconds)) choices.push(t.move_seconds);
+    const select = el("select", { "data-table-clock": t.number, "aria-label": TEXT.tableClock(t.number),
+      onchange: (e) => send({ type: "move_clock", table: t.number, seconds: e.target.value ? Number(e.target.value) : null }) },
+    el("option", { value: "", selected: !t.move_seconds }, _("No clock")),
+    ...choices.map((c) => el("option", { value: c, selected: c === t.move_seconds }, duration(c))));
+    return el("label", { class: "table-clock" }, TEXT.clock, " ", select);
+  }
   const finishClock = countdown((left) => {
     $("finish-countdown").textContent = left > 0 ? PACE_TEXT.finishIn(mmss(left)) : PACE_TEXT.timeUp;
   });
@@ -145,6 +157,7 @@ export function dashboard(sessionId, initial) {
             if (confirm(TEXT.confirmRemove(p.name))) send({ type: "remove", participant: p.id });
           } }, TEXT.remove));
     }));
+    const clockFocus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tableClock : undefined;
     $("tables").replaceChildren(...state.tables.map((t) => {
       const scores = t.outcome ? t.outcome.scores : null;
       const acting = (t.to_act || []).map((i) => (t.seats.find((x) => x.index === i) || { name: tr("seat %(n)s", { n: i }) }).name);
@@ -157,9 +170,11 @@ export function dashboard(sessionId, initial) {
         t.summary ? el("div", { class: "summary", "data-components": t.summary.facts.components ?? "" }, t.summary.text) : "",
         acting.length ? el("div", { class: "to-act" }, TEXT.toAct(acting.join(", "))) : "",
         ticketBox(t),
+        ["waiting", "playing"].includes(t.status) && s.status !== "ended" ? tableClock(t) : "",
         el("a", { class: "button small", href: t.watch_url, target: "_blank" }, _("Watch")), " ",
         ["finished", "abandoned"].includes(t.status) && t.moves ? el("a", { class: "button small secondary", href: t.replay_url, target: "_blank" }, _("Replay")) : "");
     }));
+    if (clockFocus) { const again = $("tables").querySelector(`[data-table-clock="${clockFocus}"]`); if (again) again.focus(); }
     renderRounds();
   }
 

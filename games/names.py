@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from games.bots import LEVEL_NAMES
 from games.engines import UnknownGame, get_game
 
 
@@ -24,6 +25,11 @@ def variant_name(slug: str, variant: str) -> str:
     except UnknownGame:
         return variant
     return gettext(names[variant]) if variant in names else variant
+
+
+def bot_level_name(level: str) -> str:
+    """"fuerte": a bot level's name (``games.bots.LEVEL_NAMES``; an unknown level as it is)."""
+    return gettext(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def variant_choices(slug: str) -> list[tuple[str, str]]:

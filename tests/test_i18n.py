@@ -439,11 +439,13 @@ def page_words(html: str) -> str:
 def test_every_game_and_variant_has_a_name_in_the_readers_language():
     """``games.names``: the engines' ``variant_names`` in the reader's language; an unknown slug
     stays as it is (a session of a game that was removed still shows something)."""
-    from games.names import game_name, variant_choices, variant_name
+    from games.bots import LEVEL_NAMES, bot_levels
+    from games.names import bot_level_name, game_name, variant_choices, variant_name
 
     es = catalog("es", "django")
     for game in list_games():
         assert [v for v, _name in variant_choices(game.slug)] == list(game.variants)
+        assert set(bot_levels(game.slug)) <= set(LEVEL_NAMES), f"a bot level of {game.slug} has no name"
         for msgid in game.variant_names.values():  # the words are msgids of the catalogs
             assert es.find(msgid) is not None, f"{game.slug}: {msgid!r} is not in the catalogs"
     with translation.override("en"):
@@ -455,12 +457,14 @@ def test_every_game_and_variant_has_a_name_in_the_readers_language():
             assert game_name("quantum-tictactoe") != "Quantum tic-tac-toe" and game_name("qtris") == "QTris"
             same = [(g.slug, v) for g in list_games() for v in g.variants if variant_name(g.slug, v) == g.variant_names[v]]
             assert not same, f"variants without a {lang} name: {same}"
+            same = [level for level, msgid in LEVEL_NAMES.items() if bot_level_name(level) == msgid]
+            assert not same, f"bot levels without a {lang} name: {same}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_teacher_pages_name_games_and_variants_in_the_readers_language_never_by_slug(lang, classroom):
     """A session of every game and variant, read under es / pl: the class page (its session list,
-    exercises and the open-session form's variant names), each game's dashboard, report, class
+    exercises and the open-session form's variant and bot names), each game's dashboard, report, class
     statistics and projector, the exercise editor and the home page show the games' and the
     variants' names in the language: no slug (``qtris``, ``basic``, ``eve``, ``s-expansion``) and
     no English name that has a translation ("Quantum tic-tac-toe")."""
@@ -468,7 +472,7 @@ def test_teacher_pages_name_games_and_variants_in_the_readers_language_never_by_
 
     from classrooms.models import Exercise
     from games.engines import get_game
-    from games.names import game_name, variant_name
+    from games.names import bot_level_name, game_name, variant_name
 
     teacher = classroom.teacher
     sessions = {}
@@ -505,6 +509,7 @@ def test_teacher_pages_name_games_and_variants_in_the_readers_language_never_by_
         for game in games_json:
             assert game["variant_names"] == {v: variant_name(game["slug"], v) for v in game["variants"]}
             assert game["name"] == game_name(game["slug"])
+            assert game["bot_names"] == {level: bot_level_name(level) for level in ["none", *game["bots"]]}
     for game in list_games():
         variant = game.variants[-1]
         session = sessions[game.slug, variant]

@@ -20,9 +20,10 @@ from playwright.sync_api import expect
 
 from classrooms import services
 from classrooms.models import Classroom, Participant, Table
+from games.bots import bot_levels
 from games.engines import get_game
 from games.models import Match
-from games.names import variant_name
+from games.names import bot_level_name, variant_name
 from games.selectors import current_state
 from games.services import SeatHolder, create_match, start_match
 from tests.support.browser import log_in
@@ -169,6 +170,9 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
             wanted = [variant_name(slug, v) for v in get_game(slug).variants]
         expect(teacher_page.locator("#id_variant option")).to_have_text(wanted)
         assert teacher_page.locator("#id_variant option").first.get_attribute("value") == get_game(slug).variants[0]
+        with translation.override(lang):
+            wanted = [bot_level_name(level) for level in bot_levels(slug)]
+        expect(teacher_page.locator("#id_bot_level option")).to_have_text(wanted)
     teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/")
     expect(teacher_page.locator("#tables .table-card")).to_have_count(1)
     check(teacher_page, "dashboard")

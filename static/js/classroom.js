@@ -10,6 +10,6 @@ function refresh() {
   fill(document.getElementById("id_table_size"), sizes, g.min);
   // options of one game only (Ticket-to-Ride's map and mission level) show with that game
   document.querySelectorAll("[data-game]").forEach((box) => box.classList.toggle("hidden", box.dataset.game !== g.slug));
-  fill(document.getElementById("id_bot_level"), g.bots.length ? g.bots : ["none"], g.bots.includes("strong") ? "strong" : g.bots[g.bots.length - 1]);  // the game's best bot (listed last)
+  fill(document.getElementById("id_bot_level"), g.bots.length ? g.bots : ["none"], g.bots.includes("strong") ? "strong" : g.bots[g.bots.length - 1], g.bot_names);  // the game's best bot (listed last)
 }
 gameSel.addEventListener("change", refresh); refresh();

@@ -18,6 +18,7 @@ from games import limits
 from games.bots import bot_levels
 from games.engines import get_game
 from games.errors import AppError
+from games.names import variant_choices
 
 
 def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:
@@ -34,7 +35,7 @@ def _editor(request: HttpRequest, classroom: Classroom, *, name: str = "", varia
     game = get_game("qtris")
     return render(request, "classrooms/exercise_editor.html", {
         "classroom": classroom, "name": name, "variant": variant, "options_text": options_text,
-        "error": error, "variants": list(game.variants),
+        "error": error, "variants": variant_choices(game.slug),
         "examples_json": exercises.examples_for_reader(),
     }, status=status)
 

@@ -15,6 +15,7 @@ from games import limits
 from games.engines import get_game
 from games.engines.base import IllegalAction
 from games.errors import AppError, from_illegal
+from games.names import game_name
 
 MAX_OPTIONS_CHARS = 20_000
 
@@ -111,7 +112,7 @@ def validate(game_slug: str, variant: str | None, options: Any) -> tuple[dict, d
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise AppError("bad_variant", _("%(game)s has no variant %(variant)r (one of %(choices)s).")
-                       % {"game": game.name, "variant": variant, "choices": ", ".join(game.variants)})
+                       % {"game": game_name(game.slug), "variant": variant, "choices": ", ".join(game.variants)})
     options = parse_options(options)
     problem = limits.options_problem(options)
     if problem:

@@ -13,6 +13,7 @@ from games import pace
 from games.engines import get_game
 from games.models import Match
 from games.moments import recent_moments
+from games.names import game_name, variant_name
 from games.selectors import current_state
 from games.snapshot import seat_name
 from games.summaries import has_summary, match_summary
@@ -123,8 +124,9 @@ def session_summary(session: ClassSession) -> dict:
     return {
         "id": session.pk,
         "game": session.game,
-        "game_name": game.name,
+        "game_name": game_name(session.game),
         "variant": session.variant,
+        "variant_name": variant_name(session.game, session.variant),
         "join_code": session.join_code if session.is_live else None,
         "status": session.status,
         "show_odds": session.show_odds,
@@ -221,7 +223,7 @@ def screen_payload(session: ClassSession) -> dict:
                 for s in standings["students"]]
     return {
         "type": "screen",
-        "session": {"id": session.pk, "game": session.game, "game_name": get_game(session.game).name,
+        "session": {"id": session.pk, "game": session.game, "game_name": game_name(session.game),
                     "status": session.status, "format": standings["format"], "round": latest},
         "phase": phase,
         "join_code": session.join_code if phase == "lobby" else None,

@@ -28,6 +28,7 @@ from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines import IllegalAction, get_game
 from games.errors import AppError, from_illegal
 from games.models import Match, Seat
+from games.names import game_name
 from games.selectors import current_state
 
 SESSION_PARTICIPANTS_KEY = "session_participants"  # {class session id: participant id}
@@ -63,7 +64,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
     variant = variant or game.variants[0]
     if variant not in game.variants:
         raise AppError("bad_variant", gettext("%(game)s has no variant %(variant)r.")
-                       % {"game": game.name, "variant": variant})
+                       % {"game": game_name(game.slug), "variant": variant})
     problem = limits.options_problem(options)
     if problem:  # before the engine sees them: a 200,000-card deck is refused here, whoever asks
         raise AppError("too_large", problem)
@@ -71,7 +72,7 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
     size = options.get("table_size", game.min_players)
     if type(size) is not int or not game.min_players <= size <= game.max_players:
         raise AppError("bad_table_size", gettext("Tables of %(game)s seat %(min)d to %(max)d players.")
-                       % {"game": game.name, "min": game.min_players, "max": game.max_players})
+                       % {"game": game_name(game.slug), "min": game.min_players, "max": game.max_players})
     levels = bot_levels(game_slug)
     bot_level = resolve_level(game_slug, bot_level)
     if levels and bot_level not in levels:

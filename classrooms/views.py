@@ -24,6 +24,7 @@ from config import clientip
 from games.bots import bot_levels
 from games.engines import list_games
 from games.errors import AppError
+from games.names import bot_level_name, game_name, variant_choices
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -70,7 +71,9 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("classrooms:dashboard", session.pk)
-    games = [{"slug": g.slug, "name": g.name, "variants": list(g.variants), "min": g.min_players,
+    games = [{"slug": g.slug, "name": game_name(g.slug), "variants": list(g.variants),
+              "variant_names": dict(variant_choices(g.slug)), "min": g.min_players,
+              "bot_names": {level: bot_level_name(level) for level in ["none", *bot_levels(g.slug)]},
               "max": g.max_players, "bots": list(bot_levels(g.slug))} for g in list_games()]
     return render(request, "classrooms/classroom.html", {
         "classroom": classroom, "form": form, "sessions": classroom.sessions.all(), "games_json": games,

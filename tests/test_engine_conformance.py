@@ -72,6 +72,9 @@ def test_registry_lists_only_games_that_exist_with_the_contracts_attributes():
         assert get_game(game.slug) is game
         assert isinstance(game.name, str) and game.name
         assert isinstance(game.variants, tuple) and game.variants
+        # every variant has its display name (a msgid), and only the variants do
+        assert list(game.variant_names) == list(game.variants), game.slug
+        assert all(isinstance(n, str) and n.strip() for n in game.variant_names.values()), game.slug
         assert 1 <= game.min_players <= game.max_players
 
 

@@ -416,3 +416,123 @@ def test_the_statistics_pages_show_sides_and_charts_in_the_readers_language(lang
                 assert translation.gettext("probability / fraction of shots") in words
         english_words = svg_texts(page(url, "en"))
         assert ("Expected vs actual score" if url == stats_url else "probability / fraction of shots") in english_words
+
+
+# ------------------------------------------------------------------ game and variant names
+
+GAME_SLUGS = [g.slug for g in list_games()]
+VARIANT_SLUGS = sorted({v for g in list_games() for v in g.variants})
+# a slug shown as a word ("qtris (basic)", "eve", "quantum-tictactoe"); case matters: "Eve" is a name
+RAW_SLUG = re.compile(r"(?<![\w-])(" + "|".join(re.escape(s) for s in GAME_SLUGS + VARIANT_SLUGS) + r")(?![\w-])")
+
+
+def page_words(html: str) -> str:
+    """What a person reads on a page: its text and labels, without the scripts' data, the tags
+    and their attributes (option values keep the slugs on purpose)."""
+    import html as html_lib
+
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return " ".join(html_lib.unescape(text).split())
+
+
+def test_every_game_and_variant_has_a_name_in_the_readers_language():
+    """``games.names``: the engines' ``variant_names`` in the reader's language; an unknown slug
+    stays as it is (a session of a game that was removed still shows something)."""
+    from games.bots import LEVEL_NAMES, bot_levels
+    from games.names import bot_level_name, game_name, variant_choices, variant_name
+
+    es = catalog("es", "django")
+    for game in list_games():
+        assert [v for v, _name in variant_choices(game.slug)] == list(game.variants)
+        assert set(bot_levels(game.slug)) <= set(LEVEL_NAMES), f"a bot level of {game.slug} has no name"
+        for msgid in game.variant_names.values():  # the words are msgids of the catalogs
+            assert es.find(msgid) is not None, f"{game.slug}: {msgid!r} is not in the catalogs"
+    with translation.override("en"):
+        assert variant_name("qtris", "eve") == "Eve listens in" and game_name("quantum-tictactoe") == "Quantum tic-tac-toe"
+        assert variant_name("chess", "blitz") == "blitz" and game_name("chess") == "chess"
+        assert variant_name("qtris", "blitz") == "blitz"
+    for lang in LANGS:
+        with translation.override(lang):
+            assert game_name("quantum-tictactoe") != "Quantum tic-tac-toe" and game_name("qtris") == "QTris"
+            same = [(g.slug, v) for g in list_games() for v in g.variants if variant_name(g.slug, v) == g.variant_names[v]]
+            assert not same, f"variants without a {lang} name: {same}"
+            same = [level for level, msgid in LEVEL_NAMES.items() if bot_level_name(level) == msgid]
+            assert not same, f"bot levels without a {lang} name: {same}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_teacher_pages_name_games_and_variants_in_the_readers_language_never_by_slug(lang, classroom):
+    """A session of every game and variant, read under es / pl: the class page (its session list,
+    exercises and the open-session form's variant and bot names), each game's dashboard, report, class
+    statistics and projector, the exercise editor and the home page show the games' and the
+    variants' names in the language: no slug (``qtris``, ``basic``, ``eve``, ``s-expansion``) and
+    no English name that has a translation ("Quantum tic-tac-toe")."""
+    import json
+
+    from classrooms.models import Exercise
+    from games.engines import get_game
+    from games.names import bot_level_name, game_name, variant_name
+
+    teacher = classroom.teacher
+    sessions = {}
+    for game in list_games():
+        for variant in game.variants:
+            size = 3 if variant == "eve" else game.min_players
+            sessions[game.slug, variant] = services.open_session(classroom, game.slug, variant=variant,
+                                                                 options={"table_size": size})
+    Exercise.objects.create(classroom=classroom, name="Puzzle", game="qtris", variant="s-expansion")
+    client = Client(HTTP_ACCEPT_LANGUAGE=f"{lang}-{lang.upper()},{lang};q=0.9")
+    client.force_login(teacher)
+    english_names = [g.name for g in list_games() if catalog(lang, "django").find(g.name) is not None]
+    assert "Quantum tic-tac-toe" in english_names
+
+    def read(url: str) -> tuple[str, str]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert f'<html lang="{lang}">' in html, url
+        words = page_words(html)
+        raw = RAW_SLUG.search(words)
+        assert raw is None, f"{url} under {lang} shows the slug {raw[0]!r}: …{words[max(0, raw.start() - 60):raw.end() + 60]}…"
+        english = [name for name in english_names if name in words]
+        assert not english, f"{url} under {lang} shows the English {english}"
+        return html, words
+
+    html, words = read(reverse("classrooms:classroom", args=[classroom.pk]))
+    with translation.override(lang):
+        for (slug, variant) in sessions:
+            assert f"{game_name(slug)} ({variant_name(slug, variant)})" in words
+        assert variant_name("qtris", "s-expansion") in words  # the exercise
+        # the open-session form's variant select is filled by classroom.js from these names
+        games_json = json.loads(re.search(r'<script id="games-data" type="application/json">(.*?)</script>', html, re.S)[1])
+        for game in games_json:
+            assert game["variant_names"] == {v: variant_name(game["slug"], v) for v in game["variants"]}
+            assert game["name"] == game_name(game["slug"])
+            assert game["bot_names"] == {level: bot_level_name(level) for level in ["none", *game["bots"]]}
+    for game in list_games():
+        variant = game.variants[-1]
+        session = sessions[game.slug, variant]
+        with translation.override(lang):
+            label = f"{game_name(game.slug)} ({variant_name(game.slug, variant)})"
+        for url in (reverse("classrooms:dashboard", args=[session.pk]), reverse("classrooms:report", args=[session.pk]),
+                    reverse("simulator:session-stats", args=[session.pk])):
+            assert label in read(url)[1], url
+        with translation.override(lang):
+            assert game_name(game.slug) in read(reverse("classrooms:screen", args=[session.pk]))[1]
+    with translation.override(lang):
+        editor = read(reverse("classrooms:exercise-new", args=[classroom.pk]))[1]
+        assert all(variant_name("qtris", v) in editor for v in get_game("qtris").variants)
+        home = read("/")[1]
+        assert variant_name("entanglion", "hard") in home and game_name("quantum-tictactoe") in home
+
+
+def test_the_teacher_pages_show_the_english_names_under_english(classroom):
+    """The same pages in English read the engines' English words ("QTris (Eve listens in)")."""
+    session = services.open_session(classroom, "qtris", variant="eve", options={"table_size": 3})
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(classroom.teacher)
+    for url in (reverse("classrooms:classroom", args=[classroom.pk]), reverse("classrooms:dashboard", args=[session.pk]),
+                reverse("classrooms:report", args=[session.pk]), reverse("simulator:session-stats", args=[session.pk])):
+        words = page_words(client.get(url).content.decode())
+        assert "QTris (Eve listens in)" in words, url

@@ -16,12 +16,15 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
+from django.utils import translation
 from playwright.sync_api import expect
 
 from classrooms import services
 from classrooms.models import Classroom, Participant, Table
+from games.bots import bot_levels
 from games.engines import get_game
 from games.models import Match
+from games.names import bot_level_name, variant_name
 from games.selectors import current_state
 from games.services import SeatHolder, create_match, start_match
 from tests.support.browser import log_in
@@ -162,6 +165,16 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
     check(teacher_page, "teacher home")
     teacher_page.goto(server.url + f"/teacher/classes/{classroom.pk}/")
     check(teacher_page, "class")
+    # the open-session form's variants (filled by classroom.js) read as names of the language
+    for slug in ("entanglion", "qtris"):
+        teacher_page.select_option("#id_game", slug)
+        with translation.override(lang):
+            wanted = [variant_name(slug, v) for v in get_game(slug).variants]
+        expect(teacher_page.locator("#id_variant option")).to_have_text(wanted)
+        assert teacher_page.locator("#id_variant option").first.get_attribute("value") == get_game(slug).variants[0]
+        with translation.override(lang):
+            wanted = [bot_level_name(level) for level in bot_levels(slug)]
+        expect(teacher_page.locator("#id_bot_level option")).to_have_text(wanted)
     teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/")
     expect(teacher_page.locator("#tables .table-card")).to_have_count(1)
     check(teacher_page, "dashboard")

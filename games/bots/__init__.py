@@ -12,6 +12,16 @@ import random
 from typing import Protocol
 
 from games.engines import Action
+from games.engines.base import gettext_noop
+
+# what a teacher reads for a level (``games.names.bot_level_name``); "none": a game without bots
+LEVEL_NAMES = {
+    "none": gettext_noop("no bot"),
+    "random": gettext_noop("random"),
+    "medium": gettext_noop("medium"),
+    "strong": gettext_noop("strong"),
+    "partner": gettext_noop("partner"),
+}
 
 _MODULES = {
     "qtris": "games.bots.qtris",

@@ -84,6 +84,15 @@ has a registered code whose English rendering is its ``text``, and the catalogs 
 every msgid; after adding texts run ``make messages``, translate locale/es and locale/pl, and
 ``make catalogs``.
 
+Names in the reader's language
+------------------------------
+A game's ``name`` is shown as it is when it is a proper noun ("QTris", "Entanglion"), or is a
+``gettext_noop`` msgid when it has words to translate ("Quantum tic-tac-toe"). Its variants are
+slugs (``basic``, ``eve``: kept in the API, the database and the options); their display names
+are the class attribute ``variant_names``, ``{variant: gettext_noop("English name")}``, one per
+variant. The platform shows both through ``games.names`` (``game_name``, ``variant_name``, the
+``game_name`` / ``variant_name`` template filters of ``{% load game_names %}``), never a slug.
+
 Time is up: ``finish``
 ----------------------
 Every engine implements ``finish(state) -> (state, events)``: end the game now by this game's
@@ -215,6 +224,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     variants: tuple[str, ...]
+    variant_names: Mapping[str, str]
     abilities: Abilities
 
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,

@@ -349,6 +349,7 @@ class QuantumPoker:
     min_players = 2
     max_players = 5
     variants = ("classic", "declared")
+    variant_names = {"classic": gettext_noop("classic"), "declared": gettext_noop("declared measurement")}
     # players see the odds from public knowledge only; the exact odds (which would tell the
     # hidden values) are the teacher's; a circuit only in physics mode
     abilities = Abilities(

@@ -296,6 +296,7 @@ class QuantumTicTacToe:
     min_players = 2
     max_players = 2
     variants = ("basic",)
+    variant_names = {"basic": gettext_noop("basic")}
     # no quantum state to run, no odds: the teaching panel is the teacher's
     abilities = Abilities(
         teacher_only_analysis_keys=("components", "cycles", "squares", "collapse",

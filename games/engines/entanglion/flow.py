@@ -73,6 +73,7 @@ class Entanglion:
     min_players = 2
     max_players = 2
     variants = ("easy", "hard")
+    variant_names = {"easy": gettext_noop("easy"), "hard": gettext_noop("hard")}
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the mission ends: it is won only with all 8 "
                                "components on board.")

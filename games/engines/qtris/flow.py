@@ -138,6 +138,9 @@ class QTris:
     min_players = 2
     max_players = 9
     variants = VARIANTS
+    variant_names = {"basic": gettext_noop("basic"), "advanced": gettext_noop("advanced"),
+                     "noise": gettext_noop("noise (mixed states)"), "s-expansion": gettext_noop("S expansion"),
+                     "eve": gettext_noop("Eve listens in")}
     # the analysis is computed from the public board only: players may see all of it (unless
     # the teacher hides the odds), and so the statistics pages mid-game
     abilities = Abilities(

@@ -61,6 +61,9 @@ class QuantumTicketToRide:
     min_players = 2
     max_players = 5
     variants = VARIANTS
+    # the mission level dealt (the same words as a map's level)
+    variant_names = {"basic": gettext_noop("basic"), "intermediate": gettext_noop("intermediate"),
+                     "advanced": gettext_noop("advanced"), "mixed": gettext_noop("mixed")}
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the game is scored as it stands: the most "
                                "claimed route length wins; unfinished missions score nothing.")

@@ -74,6 +74,17 @@ def test_translations_keep_every_placeholder(lang, domain):
     assert not bad, bad[:5]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_plural_entries_have_every_form_of_the_language(lang, domain):
+    """GNU msgfmt (Django's compilemessages) refuses a catalog whose plural entry has fewer forms
+    than its Plural-Forms header counts (Polish: 4, Spanish: 3)."""
+    po = catalog(lang, domain)
+    forms = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"])[1])
+    short = [e.msgid for e in po if e.msgid_plural and sorted(e.msgstr_plural) != list(range(forms))]
+    assert not short, f"{lang}/{domain}: plural entries without {forms} forms: {short[:5]}"
+
+
 def test_pure_python_compile_writes_mo_files_that_django_reads(tmp_path):
     """make install / make test compile the catalogs with polib (no GNU gettext)."""
     from classrooms.management.commands.compile_catalogs import compile_catalog

@@ -38,7 +38,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
             return
         who = await database_sync_to_async(_identify)(self.session_id, self.scope.get("user"),
                                                       self.scope.get("session"))
-        if who is None:
+        if who is None or not self.admits(*who):
             self.session_id = None
             await self.close(code=4403)
             return
@@ -49,6 +49,10 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         await self.send_payload()
 
+    def admits(self, is_teacher: bool, participant_id: int | None) -> bool:
+        """Who may open this socket: the owning teacher, or a student of the session."""
+        return True
+
     async def disconnect(self, code: int) -> None:
         if self.finish_timer is not None:
             self.finish_timer.cancel()
@@ -58,7 +62,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.socket_active()
-        if text_data and len(text_data) < 40 and "".join(text_data.split()) == '{"type":"ping"}':  # keep-alive
+        if _is_ping(text_data):
             await self.send_json({"type": "pong"})
             return
         if not self.is_teacher:
@@ -105,6 +109,11 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
         await asyncio.sleep(delay)
         self.finish_timer = None
         await self.send_payload()
+
+
+def _is_ping(text_data: str | None) -> bool:
+    """The pages' keep-alive, answered without a database trip."""
+    return bool(text_data) and len(text_data) < 40 and "".join(text_data.split()) == '{"type":"ping"}'
 
 
 def _decode(text_data: str | None) -> dict | None:
@@ -205,27 +214,12 @@ class ScreenConsumer(SessionConsumer):
     It is sent ``selectors.screen_payload`` (public facts only) after every change of the
     session, the moves at the tables included; every command is refused."""
 
-    async def connect(self) -> None:
-        try:
-            self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-        except (KeyError, ValueError):
-            await self.close(code=4404)
-            return
-        who = await database_sync_to_async(_identify)(self.session_id, self.scope.get("user"), None)
-        if who is None or not who[0]:
-            self.session_id = None
-            await self.close(code=4403)
-            return
-        self.is_teacher = True
-        if not await self.open_within_limits():
-            self.session_id = None
-            return
-        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
-        await self.send_payload()
+    def admits(self, is_teacher: bool, participant_id: int | None) -> bool:
+        return is_teacher
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.socket_active()
-        if text_data and len(text_data) < 40 and "".join(text_data.split()) == '{"type":"ping"}':
+        if _is_ping(text_data):
             await self.send_json({"type": "pong"})
             return
         await self.send_json(AppError("read_only", gettext("The projector view only shows; give commands on "

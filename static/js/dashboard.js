@@ -67,10 +67,13 @@ export function dashboard(sessionId, initial) {
   const $ = (id) => document.getElementById(id);
   const selected = new Set();
   let state = initial;
+  // the teacher's own "delete" form: its answer (with its message) is the next page, not ours
+  let leaving = false;
+  document.addEventListener("submit", (e) => { if (!e.defaultPrevented) leaving = true; });
   const sock = connect(`/ws/sessions/${sessionId}/`, {
     onMessage(msg) {
       if (msg.type === "error") { $("dash-error").textContent = msg.message; $("dash-error").classList.remove("hidden"); return; }
-      if (msg.type === "gone") { location.href = "/teacher/"; return; }
+      if (msg.type === "gone") { if (!leaving) location.href = "/teacher/"; return; }
       if (msg.type === "dashboard") { state = msg; render(); }
     },
   });

@@ -20,6 +20,9 @@ import { namedSeats } from "../js/live.js";
 import { ensureStylesheet, h, s } from "../js/svg.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 
+// a mission's level in the reader's words (translators: the level of a secret mission)
+const MISSION_LEVEL = { basic: _("basic mission"), intermediate: _("intermediate mission"), advanced: _("advanced mission") };
+
 const GATES = ["I", "X", "Y", "Z", "H", "CNOT"];
 const GATE_HELP = {
   I: _("I does nothing to the qubit."),
@@ -391,7 +394,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const m = missionOf(msg.view);
     if (!m) return h("div", { class: "ttr-mission none", text: mySeat(msg) === null ? TEXT.spectator : TEXT.noMission });
     return h("div", { class: `ttr-mission level-${m.level || "basic"}`, role: "group", "data-mission": m.id, "aria-label": t("Your secret mission %(id)s", { id: m.id }) },
-      h("div", { class: "ttr-mission-head" }, h("strong", { text: _("Your mission") }), h("span", { class: "pill", text: m.level || "" })),
+      h("div", { class: "ttr-mission-head" }, h("strong", { text: _("Your mission") }), h("span", { class: "pill", text: MISSION_LEVEL[m.level] || m.level || "" })),
       h("div", { class: "ttr-mission-route", text: missionText(m) }),
       h("div", { class: "muted small", text: qubitsOf(m) === 2 ? _("Two qubits: the whole register must match.") : _("One qubit: q0 must match (q1 may be anything, if not entangled).") }),
       msg.view.winning_run && msg.view.winning_run.seat === mySeat(msg) ? h("div", { class: "ttr-done", text: _("Completed!") }) : null);

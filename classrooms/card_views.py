@@ -48,7 +48,8 @@ def members_add(request: HttpRequest, class_id: int) -> HttpResponse:
     except AppError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("%(n)d added: print their cards.") % {"n": len(made)})
+        messages.success(request, _("Added to the class: %(names)s. Print their cards.")
+                         % {"names": ", ".join(m.nickname for m in made)})
     return _back(classroom)
 
 

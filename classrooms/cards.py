@@ -17,6 +17,7 @@ student" with no link to anyone, and their name is taken out of the tables' acti
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from datetime import timedelta
 
@@ -29,7 +30,9 @@ from django.utils.translation import gettext
 from classrooms import codes, names, services
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import ClassMember, Classroom, ClassSession, Participant
+from games.engines.base import render_text
 from games.errors import AppError
+from games.event_text import texts_of
 from games.models import Action, Seat
 
 CARD_LENGTH = 8
@@ -152,16 +155,27 @@ def join_with_card(session: ClassSession, typed_card: str, browser_session, *, m
     return existing
 
 
-def _scrub(value, words: list[str]):
-    """``value`` (an action's events) with every occurrence of ``words`` replaced."""
+def _scrub(value, words: list[str], texts: dict[str, str]):
+    """``value`` (an action's events) without the names ``words``: a string that is one of them
+    (a name parameter) becomes the neutral name, an event's text is rendered again from its
+    scrubbed parameters, and any other text has the names replaced where they stand as words."""
     if isinstance(value, str):
+        if value in words:
+            return FORMER_STUDENT
         for word in words:
-            value = value.replace(word, FORMER_STUDENT)
+            value = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", FORMER_STUDENT, value)
         return value
     if isinstance(value, list):
-        return [_scrub(v, words) for v in value]
+        return [_scrub(v, words, texts) for v in value]
     if isinstance(value, dict):
-        return {k: _scrub(v, words) for k, v in value.items()}
+        scrubbed = {k: _scrub(v, words, texts) for k, v in value.items()}
+        code, params = scrubbed.get("code"), scrubbed.get("params")
+        if isinstance(code, str) and code in texts and isinstance(params, dict) and "text" in scrubbed:
+            try:
+                scrubbed["text"] = render_text(texts, code, params)
+            except (KeyError, TypeError, ValueError):
+                pass  # the word-wise replacement above stands
+        return scrubbed
     return value
 
 
@@ -176,8 +190,9 @@ def delete_member(member: ClassMember) -> None:
         seats = Seat.objects.filter(Q(participant_id__in=ids) | Q(former_participant_id__in=ids))
         match_ids = set(seats.values_list("match_id", flat=True))
         seats.update(name=FORMER_STUDENT, participant_id=None, former_participant_id=None)
-        for action in Action.objects.filter(match_id__in=match_ids).only("pk", "events"):
-            scrubbed = _scrub(action.events, words)
+        for action in Action.objects.filter(match_id__in=match_ids).select_related("match").only(
+                "pk", "events", "match__game"):
+            scrubbed = _scrub(action.events, words, texts_of(action.match.game))
             if scrubbed != action.events:
                 Action.objects.filter(pk=action.pk).update(events=scrubbed)
         member.delete()  # its participants go with it (CASCADE)

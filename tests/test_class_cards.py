@@ -219,3 +219,16 @@ def test_member_pages_are_the_owning_teachers_only(carded, django_user_model):
     assert intruder.post(reverse("classrooms:member-reissue", args=[carded.pk, ada.pk])).status_code == 404
     assert Client().get(reverse("classrooms:cards", args=[carded.pk])).status_code == 302
     assert ClassMember.objects.get().card_code == ada.card_code
+
+
+def test_deleting_a_member_leaves_the_other_players_names_whole(carded, session):
+    al, alice = cards.add_members(carded, "Al\nAlice")
+    for member in (al, alice):
+        card_join(Client(), session.join_code, member.card_code)
+    match = _play_with_a_timeout(session)
+    cards.delete_member(al)
+    events = [e for entry in Action.objects.filter(match=match) for e in entry.events if e["code"] == "timed_out"]
+    assert sorted(e["params"]["name"] for e in events) == ["Alice", cards.FORMER_STUDENT]
+    texts = " ".join(e["text"] for e in events)
+    assert "Time ran out for Alice:" in texts and f"Time ran out for {cards.FORMER_STUDENT}:" in texts
+    assert set(Seat.objects.filter(match=match).values_list("name", flat=True)) == {"Alice", cards.FORMER_STUDENT}

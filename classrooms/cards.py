@@ -12,7 +12,8 @@ to another device and the old one keeps working too.
 
 Deleting a member (``delete_member``) deletes all their data in one step: their participants in
 every session; their seats at the tables keep the game playable but become a neutral "former
-student" with no link to anyone, and their name is taken out of the tables' action logs.
+student" with no link to anyone, their name is taken out of the tables' action logs, and the
+browsers that joined as them forget it.
 """
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ import hashlib
 import re
 import secrets
 from datetime import timedelta
+from importlib import import_module
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -30,6 +33,7 @@ from django.utils.translation import gettext
 from classrooms import codes, names, services
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import ClassMember, Classroom, ClassSession, Participant
+from games.access import PARTICIPANT_IDS_KEY
 from games.engines.base import render_text
 from games.errors import AppError
 from games.event_text import texts_of
@@ -196,8 +200,26 @@ def delete_member(member: ClassMember) -> None:
             if scrubbed != action.events:
                 Action.objects.filter(pk=action.pk).update(events=scrubbed)
         member.delete()  # its participants go with it (CASCADE)
+    _forget_in_browsers(set(ids))
     for session_id in {s for _pk, _name, s in participants}:
         transaction.on_commit(lambda s=session_id: announce_session_changed(s))
+
+
+def _forget_in_browsers(participant_ids: set[int]) -> None:
+    """Browsers that joined as one of ``participant_ids`` forget it (their stored sessions)."""
+    if not participant_ids:
+        return
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    for stored in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        data = stored.get_decoded()
+        mapping = data.get(services.SESSION_PARTICIPANTS_KEY) or {}
+        if not set(mapping.values()) & participant_ids:
+            continue
+        browser = store_class(session_key=stored.session_key)
+        kept = {sid: pid for sid, pid in mapping.items() if pid not in participant_ids}
+        browser[services.SESSION_PARTICIPANTS_KEY] = kept
+        browser[PARTICIPANT_IDS_KEY] = sorted(set(kept.values()))
+        browser.save()
 
 
 def purge_inactive_members(now=None) -> int:

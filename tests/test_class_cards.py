@@ -16,6 +16,7 @@ from classrooms import cards, services
 from classrooms.models import ClassMember, Classroom, Participant
 from classrooms.retention import purge_expired
 from games import services as match_services
+from games.access import PARTICIPANT_IDS_KEY
 from games.models import Action, Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +191,13 @@ def test_deleting_a_member_leaves_nothing_of_them_in_any_table(carded, session):
                                    and field.related_model in (ClassMember, Participant))):
             leftovers.append(where)
     assert leftovers == []
+    # nor in the browsers' stored sessions (encoded, so looked at decoded)
+    from django.contrib.sessions.models import Session
+
+    remembered = [s.get_decoded() for s in Session.objects.all()]
+    assert len(remembered) == 3  # the two students, the teacher
+    assert not any(set(d.get(services.SESSION_PARTICIPANTS_KEY, {}).values()) & ids for d in remembered)
+    assert not any(set(d.get(PARTICIPANT_IDS_KEY, [])) & ids for d in remembered)
     assert not ClassMember.objects.filter(pk=zed.pk).exists()
     # the game and the other student are untouched; the seat plays on as a neutral former student
     assert Match.objects.filter(pk=match.pk).exists() and Participant.objects.filter(member=_other).exists()

@@ -33,11 +33,14 @@ from django.utils.translation import gettext
 from classrooms import codes, names, services
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import ClassMember, Classroom, ClassSession, Participant
+from games import services as match_services
 from games.access import PARTICIPANT_IDS_KEY
+from games.bots import bot_levels
+from games.broadcast import announce_match_changed, announce_seat_lost
 from games.engines.base import render_text
 from games.errors import AppError
 from games.event_text import texts_of
-from games.models import Action, Seat
+from games.models import Action, Match, Seat
 
 CARD_LENGTH = 8
 MAX_MEMBERS = 200
@@ -191,6 +194,7 @@ def delete_member(member: ClassMember) -> None:
     # longest first: "Sam 2" is replaced before "Sam"
     words = sorted({member.nickname, *(name for _pk, name, _s in participants)}, key=len, reverse=True)
     with transaction.atomic():
+        _bots_take_their_live_seats(participants)
         seats = Seat.objects.filter(Q(participant_id__in=ids) | Q(former_participant_id__in=ids))
         match_ids = set(seats.values_list("match_id", flat=True))
         seats.update(name=FORMER_STUDENT, participant_id=None, former_participant_id=None)
@@ -203,6 +207,21 @@ def delete_member(member: ClassMember) -> None:
     _forget_in_browsers(set(ids))
     for session_id in {s for _pk, _name, s in participants}:
         transaction.on_commit(lambda s=session_id: announce_session_changed(s))
+
+
+def _bots_take_their_live_seats(participants) -> None:
+    """At tables still waiting or playing, a bot takes the member's seat (as when the teacher
+    removes a student) so that the other players play on."""
+    for pk, _name, session_id in participants:
+        session = ClassSession.objects.get(pk=session_id)
+        level = session.bot_level or next(iter(bot_levels(session.game)), "")
+        live = session.tables.filter(match__status__in=[Match.Status.WAITING, Match.Status.PLAYING],
+                                     match__seats__participant_id=pk)
+        for match_id in live.values_list("match_id", flat=True):
+            applied = match_services.replace_with_bot(match_id, pk, level)
+            if applied is not None:
+                transaction.on_commit(lambda m=match_id, p=pk: announce_seat_lost(m, p))
+                transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))
 
 
 def _forget_in_browsers(participant_ids: set[int]) -> None:

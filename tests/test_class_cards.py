@@ -242,3 +242,10 @@ def test_deleting_a_member_leaves_the_other_players_names_whole(carded, session)
     texts = " ".join(e["text"] for e in events)
     assert "Time ran out for Alice:" in texts and f"Time ran out for {cards.FORMER_STUDENT}:" in texts
     assert set(Seat.objects.filter(match=match).values_list("name", flat=True)) == {"Alice", cards.FORMER_STUDENT}
+
+
+def test_deleting_the_class_deletes_its_members(carded, session):
+    (ada,) = cards.add_members(carded, "Ada")
+    card_join(Client(), session.join_code, ada.card_code)
+    teacher_client(carded).post(reverse("classrooms:delete-classroom", args=[carded.pk]))
+    assert not ClassMember.objects.exists() and not Participant.objects.exists()

@@ -11,12 +11,39 @@ class Classroom(models.Model):
     teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms")
     name = models.CharField(max_length=80)
     created_at = models.DateTimeField(auto_now_add=True)
+    # class cards (opt-in): the teacher keeps a roster of nicknames, each with a card to join by
+    cards_enabled = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+
+class ClassMember(models.Model):
+    """A student of a class with a card (``classrooms.cards``): a nickname only (no account, no
+    e-mail) and a card code to join the class's sessions as the same member on any device.
+    The code is kept so that the teacher can reprint the card; it is looked up by its hash, and
+    re-issuing a card replaces both (the old code stops working). Deleting a member deletes all
+    their data (``classrooms.cards.delete_member``)."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="members")
+    nickname = models.CharField(max_length=24)
+    card_code = models.CharField(max_length=12, help_text="as printed, e.g. K7QH-M3WX")
+    card_code_hash = models.CharField(max_length=64, unique=True, help_text="sha256 of the normalised code")
+    issued_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True, help_text="last joined a session (retention)")
+
+    class Meta:
+        ordering = ["nickname", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "nickname"], name="unique_nickname_in_class")
+        ]
+
+    def __str__(self) -> str:
+        return self.nickname
 
 
 def default_participant_cap() -> int:
@@ -78,6 +105,10 @@ class Participant(models.Model):
     display_name = models.CharField(max_length=24)
     joined_at = models.DateTimeField(auto_now_add=True)
     removed = models.BooleanField(default=False)
+    # the class member who joined with their card (None: a one-off join by name); deleting the
+    # member deletes their participants (after ``cards.delete_member`` scrubbed their seats)
+    member = models.ForeignKey(ClassMember, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="participants")
 
     class Meta:
         ordering = ["joined_at", "id"]

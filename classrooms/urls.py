@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import exercise_views, map_views, views
+from classrooms import exercise_views, map_views, progress_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -20,6 +20,9 @@ urlpatterns = [
          name="exercise-delete"),
     path("teacher/classes/<int:class_id>/maps/", map_views.map_upload, name="map-upload"),
     path("teacher/classes/<int:class_id>/maps/<int:map_id>/delete/", map_views.map_delete, name="map-delete"),
+    path("teacher/classes/<int:class_id>/progress/", progress_views.class_progress, name="class-progress"),
+    path("teacher/classes/<int:class_id>/members/<int:member_id>/progress/", progress_views.member_progress,
+         name="member-progress"),
     path("join/", views.join, name="join"),
     path("lobby/<int:session_id>/", views.lobby, name="lobby"),
 ]

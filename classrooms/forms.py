@@ -77,12 +77,19 @@ class JoinForm(forms.Form):
                                                          "class": "code-input", "placeholder": "ABC234"}))
     # No max_length here: a browser's maxlength cuts a pasted name silently; names.clean_name
     # refuses a long one with the reason instead.
-    name = forms.CharField(label=_("Your name"),
+    name = forms.CharField(label=_("Your name"), required=False,
                            help_text=lazy(lambda: gettext("Up to %(max)d characters, in any alphabet.")
                                           % {"max": names.MAX_LENGTH}, str)(),
                            widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": _("First name")}))
+    # a class card's code (classrooms.cards): instead of a name, the student joins as their class member
+    card = forms.CharField(max_length=20, required=False, label=_("Class card (if you have one)"),
+                           help_text=_("With a card you need no name: you are the same student in every lesson."),
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "class": "code-input", "placeholder": "K7QH-M3WX"}))
 
     def clean_name(self) -> str:
+        if not self.data.get("name", "").strip() and self.data.get("card", "").strip():
+            return ""  # the card says who joins
         try:
             return names.clean_name(self.cleaned_data["name"])
         except names.BadName as exc:

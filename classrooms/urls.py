@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import exercise_views, map_views, progress_views, views
+from classrooms import card_views, exercise_views, map_views, progress_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -20,6 +20,13 @@ urlpatterns = [
          name="exercise-delete"),
     path("teacher/classes/<int:class_id>/maps/", map_views.map_upload, name="map-upload"),
     path("teacher/classes/<int:class_id>/maps/<int:map_id>/delete/", map_views.map_delete, name="map-delete"),
+    path("teacher/classes/<int:class_id>/cards/", card_views.cards_print, name="cards"),
+    path("teacher/classes/<int:class_id>/cards/enable/", card_views.cards_enable, name="cards-enable"),
+    path("teacher/classes/<int:class_id>/members/add/", card_views.members_add, name="members-add"),
+    path("teacher/classes/<int:class_id>/members/<int:member_id>/reissue/", card_views.member_reissue,
+         name="member-reissue"),
+    path("teacher/classes/<int:class_id>/members/<int:member_id>/delete/", card_views.member_delete,
+         name="member-delete"),
     path("teacher/classes/<int:class_id>/progress/", progress_views.class_progress, name="class-progress"),
     path("teacher/classes/<int:class_id>/members/<int:member_id>/progress/", progress_views.member_progress,
          name="member-progress"),

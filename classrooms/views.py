@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import codes, selectors, services, throttle, ticket_maps
+from classrooms import cards, codes, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
@@ -167,7 +167,8 @@ SLOW_DOWN = gettext_lazy("Slow down: too many tries. Wait a minute, check the co
 
 
 def join(request: HttpRequest) -> HttpResponse:
-    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", ""),
+                                                   "card": request.GET.get("card", "")[:20]})
     status = 200
     if request.method == "POST" and form.is_valid():
         address, browser = client_address(request), browser_id(request)
@@ -193,8 +194,13 @@ def join(request: HttpRequest) -> HttpResponse:
                 return True
 
             try:
-                services.join(session, form.cleaned_data["name"], request.session, may_add=may_add)
+                if form.cleaned_data.get("card"):
+                    cards.join_with_card(session, form.cleaned_data["card"], request.session, may_add=may_add)
+                else:
+                    services.join(session, form.cleaned_data["name"], request.session, may_add=may_add)
             except AppError as exc:
+                if exc.code == "bad_card":  # a guessed card counts as a wrong code for the throttle
+                    throttle.record_wrong_code(address, browser)
                 form.add_error(None, exc.message)
                 status = exc.status
             else:

@@ -7,9 +7,11 @@ from classrooms.retention import purge_expired
 
 
 class Command(BaseCommand):
-    help = "Delete ended class sessions older than RETENTION_DAYS and expired browser sessions."
+    help = ("Delete ended class sessions older than RETENTION_DAYS, class members inactive for as long "
+            "and expired browser sessions.")
 
     def handle(self, *args, **options):
         done = purge_expired()
-        self.stdout.write(f"Deleted {done['class_sessions']} ended class session(s) and "
+        self.stdout.write(f"Deleted {done['class_sessions']} ended class session(s), "
+                          f"{done['class_members']} inactive class member(s) and "
                           f"{done['browser_sessions']} expired browser session(s).")

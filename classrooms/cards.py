@@ -1,0 +1,213 @@
+"""Class cards (opt-in per class): a roster of nicknames, each member with a card code to join
+the class's sessions as the same member on any device, and a member's data rights.
+
+A card code is 8 characters from the join codes' alphabet (no 0/O, 1/I/L), printed in two groups
+(``K7QH-M3WX``): 31⁸ ≈ 8.5·10¹¹ codes, behind the join throttle (``classrooms.throttle``). It is
+kept as printed (the teacher reprints cards) and looked up by its sha256; re-issuing a card
+draws a new code, so the old one stops working.
+
+Joining with a card: the member's participant in the session (made on the first join, with the
+member's nickname) is shared by every browser that joins with the card, so the student can move
+to another device and the old one keeps working too.
+
+Deleting a member (``delete_member``) deletes all their data in one step: their participants in
+every session; their seats at the tables keep the game playable but become a neutral "former
+student" with no link to anyone, and their name is taken out of the tables' action logs.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from classrooms import codes, names, services
+from classrooms.broadcast import announce_session_changed
+from classrooms.models import ClassMember, Classroom, ClassSession, Participant
+from games.engines.base import render_text
+from games.errors import AppError
+from games.event_text import texts_of
+from games.models import Action, Seat
+
+CARD_LENGTH = 8
+MAX_MEMBERS = 200
+FORMER_STUDENT = "former student"  # a seat's name once its member was deleted (stored, English)
+
+
+def new_card_code() -> str:
+    raw = "".join(secrets.choice(codes.ALPHABET) for _ in range(CARD_LENGTH))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def card_hash(typed: str) -> str:
+    """The hash a card is looked up by: case, spaces and dashes forgiven."""
+    return hashlib.sha256(codes.normalise(typed).encode()).hexdigest()
+
+
+def set_cards_enabled(classroom: Classroom, enabled: bool) -> None:
+    classroom.cards_enabled = bool(enabled)
+    classroom.save(update_fields=["cards_enabled"])
+
+
+def _issue(member: ClassMember) -> None:
+    member.card_code = new_card_code()
+    member.card_code_hash = card_hash(member.card_code)
+    member.issued_at = timezone.now()
+
+
+def add_members(classroom: Classroom, text: str) -> list[ClassMember]:
+    """Nicknames, one a line (blank lines skipped): all added, or none with every problem said."""
+    if not classroom.cards_enabled:
+        raise AppError("cards_off", gettext("Turn class cards on first."))
+    if not isinstance(text, str):
+        text = ""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise AppError("no_names", gettext("Type at least one nickname, one a line."))
+    taken = {n.lower() for n in classroom.members.values_list("nickname", flat=True)}
+    if len(taken) + len(lines) > MAX_MEMBERS:
+        raise AppError("too_many", gettext("A class can have at most %(max)d members.") % {"max": MAX_MEMBERS})
+    problems, seen, cleaned = [], set(), []
+    for number, line in enumerate(lines, 1):
+        try:
+            nickname = names.clean_name(line)
+        except names.BadName as exc:
+            problems.append(gettext("Line %(n)d (“%(line)s”): %(reason)s")
+                            % {"n": number, "line": line.strip()[:40], "reason": exc})
+            continue
+        if nickname.lower() in taken:
+            problems.append(gettext("Line %(n)d: “%(name)s” is already in the class.") % {"n": number, "name": nickname})
+        elif nickname.lower() in seen:
+            problems.append(gettext("Line %(n)d: “%(name)s” is twice in the list.") % {"n": number, "name": nickname})
+        seen.add(nickname.lower())
+        cleaned.append(nickname)
+    if problems:
+        raise AppError("bad_names", " ".join([gettext("Nobody was added."), *problems]))
+    with transaction.atomic():
+        made = []
+        for nickname in cleaned:
+            member = ClassMember(classroom=classroom, nickname=nickname)
+            _issue(member)
+            member.save()
+            made.append(member)
+    return made
+
+
+def reissue(member: ClassMember) -> ClassMember:
+    """A new card for a lost one: the old code stops working at once."""
+    _issue(member)
+    member.save(update_fields=["card_code", "card_code_hash", "issued_at"])
+    return member
+
+
+def member_by_card(classroom: Classroom, typed: str) -> ClassMember | None:
+    if not isinstance(typed, str) or not codes.normalise(typed):
+        return None
+    return ClassMember.objects.filter(classroom=classroom, card_code_hash=card_hash(typed)).first()
+
+
+def join_with_card(session: ClassSession, typed_card: str, browser_session, *, may_add=None) -> Participant:
+    """The card's member joins the session: the same participant on every browser using the card.
+    A card of another class, a re-issued (old) card or a wrong one is refused; nothing is made."""
+    classroom = session.classroom
+    member = member_by_card(classroom, typed_card) if classroom.cards_enabled else None
+    if member is None:
+        raise AppError("bad_card", gettext("This card does not belong to this class, or it was replaced by a "
+                                           "new one. Check the code or ask your teacher."), status=403)
+    existing = Participant.objects.filter(session=session, member=member).first()
+    if existing is not None and existing.removed:
+        raise AppError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."),
+                       status=403)
+    if existing is None:
+        if session.status == ClassSession.Status.LOCKED:
+            raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
+        if session.status == ClassSession.Status.ENDED:
+            raise AppError("ended", gettext("This class session has ended."), status=403)
+        if may_add is not None and not may_add():
+            raise AppError("slow_down", gettext("Too many new students from this network at once: wait a minute "
+                                                "and try again."), status=429)
+        for _ in range(5):
+            try:
+                with transaction.atomic():
+                    locked = ClassSession.objects.select_for_update().get(pk=session.pk)
+                    existing = Participant.objects.filter(session=session, member=member).first()
+                    if existing is None:
+                        if locked.participants.count() >= locked.max_participants:
+                            raise AppError("full", gettext("This class session is full (%(n)d students): ask your "
+                                                           "teacher.") % {"n": locked.max_participants}, status=403)
+                        taken = set(locked.participants.values_list("display_name", flat=True))
+                        existing = Participant.objects.create(
+                            session=session, member=member, display_name=names.unique_name(member.nickname, taken))
+                break
+            except IntegrityError:
+                continue
+        else:
+            raise AppError("busy", gettext("Too many students joined at once; try again."))
+        transaction.on_commit(lambda: announce_session_changed(session.pk))
+    ClassMember.objects.filter(pk=member.pk).update(last_seen_at=timezone.now())
+    services.remember_participant(browser_session, session.pk, existing.pk)
+    return existing
+
+
+def _scrub(value, words: list[str], texts: dict[str, str]):
+    """``value`` (an action's events) without the names ``words``: a string that is one of them
+    (a name parameter) becomes the neutral name, an event's text is rendered again from its
+    scrubbed parameters, and any other text has the names replaced where they stand as words."""
+    if isinstance(value, str):
+        if value in words:
+            return FORMER_STUDENT
+        for word in words:
+            value = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", FORMER_STUDENT, value)
+        return value
+    if isinstance(value, list):
+        return [_scrub(v, words, texts) for v in value]
+    if isinstance(value, dict):
+        scrubbed = {k: _scrub(v, words, texts) for k, v in value.items()}
+        code, params = scrubbed.get("code"), scrubbed.get("params")
+        if isinstance(code, str) and code in texts and isinstance(params, dict) and "text" in scrubbed:
+            try:
+                scrubbed["text"] = render_text(texts, code, params)
+            except (KeyError, TypeError, ValueError):
+                pass  # the word-wise replacement above stands
+        return scrubbed
+    return value
+
+
+def delete_member(member: ClassMember) -> None:
+    """All of the member's data, in one step: their participants (every session), the link and
+    the name of their seats, their name in the action logs, the member itself."""
+    participants = list(member.participants.values_list("pk", "display_name", "session_id"))
+    ids = [pk for pk, _name, _session in participants]
+    # longest first: "Sam 2" is replaced before "Sam"
+    words = sorted({member.nickname, *(name for _pk, name, _s in participants)}, key=len, reverse=True)
+    with transaction.atomic():
+        seats = Seat.objects.filter(Q(participant_id__in=ids) | Q(former_participant_id__in=ids))
+        match_ids = set(seats.values_list("match_id", flat=True))
+        seats.update(name=FORMER_STUDENT, participant_id=None, former_participant_id=None)
+        for action in Action.objects.filter(match_id__in=match_ids).select_related("match").only(
+                "pk", "events", "match__game"):
+            scrubbed = _scrub(action.events, words, texts_of(action.match.game))
+            if scrubbed != action.events:
+                Action.objects.filter(pk=action.pk).update(events=scrubbed)
+        member.delete()  # its participants go with it (CASCADE)
+    for session_id in {s for _pk, _name, s in participants}:
+        transaction.on_commit(lambda s=session_id: announce_session_changed(s))
+
+
+def purge_inactive_members(now=None) -> int:
+    """Members who joined no session for the retention period (or never, since their card was
+    issued) are deleted with all their data. Returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.RETENTION_DAYS)
+    stale = ClassMember.objects.filter(Q(last_seen_at__lt=cutoff) | Q(last_seen_at__isnull=True, issued_at__lt=cutoff))
+    count = 0
+    for member in stale.iterator():
+        delete_member(member)
+        count += 1
+    return count

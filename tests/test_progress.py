@@ -11,7 +11,6 @@ import io
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.formats import date_format
 
 from classrooms import cards, exercises, progress, services

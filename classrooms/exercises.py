@@ -156,5 +156,8 @@ def open_session_from(exercise: Exercise, *, bot_level: str = "strong", show_odd
     options = dict(exercise.options)
     game = get_game(exercise.game)
     options.setdefault("table_size", players_for(game, exercise.variant, options))
-    return services.open_session(exercise.classroom, exercise.game, variant=exercise.variant,
-                                 options=options, bot_level=bot_level, show_odds=show_odds)
+    session = services.open_session(exercise.classroom, exercise.game, variant=exercise.variant,
+                                    options=options, bot_level=bot_level, show_odds=show_odds)
+    session.exercise = exercise  # remembered: the progress pages count who solved it
+    session.save(update_fields=["exercise"])
+    return session

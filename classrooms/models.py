@@ -83,6 +83,10 @@ class ClassSession(models.Model):
     paused = models.BooleanField(default=False)
     ends_at = models.DateTimeField(null=True, blank=True)
     finish_left_ms = models.PositiveIntegerField(null=True, blank=True)
+    # the exercise the session was opened from (its tables all start from its position); the
+    # progress pages count who solved it (``classrooms.progress``)
+    exercise = models.ForeignKey("Exercise", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="sessions")
 
     class Meta:
         ordering = ["-created_at"]

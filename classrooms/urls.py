@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import card_views, exercise_views, map_views, views
+from classrooms import card_views, exercise_views, map_views, progress_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -27,6 +27,9 @@ urlpatterns = [
          name="member-reissue"),
     path("teacher/classes/<int:class_id>/members/<int:member_id>/delete/", card_views.member_delete,
          name="member-delete"),
+    path("teacher/classes/<int:class_id>/progress/", progress_views.class_progress, name="class-progress"),
+    path("teacher/classes/<int:class_id>/members/<int:member_id>/progress/", progress_views.member_progress,
+         name="member-progress"),
     path("join/", views.join, name="join"),
     path("lobby/<int:session_id>/", views.lobby, name="lobby"),
 ]

@@ -64,6 +64,8 @@ def test_junk_everywhere_never_errors_and_changes_nothing():
         f"/api/matches/{match}/odds/", f"/api/matches/{match}/circuit/", "/api/quantum/devices/",
         f"/api/sessions/{s}/statistics/", f"/api/classes/{c}/ibm-token/", f"/api/classes/{c}/quantum-policy/",
         f"/api/classes/{oc}/ibm-token/", "/api/games/",
+        f"/teacher/classes/{c}/progress/", f"/teacher/classes/{oc}/progress/",
+        f"/teacher/classes/{c}/members/1/progress/",
     ]
     before = snapshot_of_data()
     for client in (teacher, student, Client()):

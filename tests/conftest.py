@@ -27,20 +27,14 @@ def pytest_sessionstart(session):
 
 @pytest.fixture(autouse=True)
 def no_browser_loop_outside_browser_tests(request):
-    """Playwright's sync API (the session's browser) leaves its event loop registered as running in
-    the test thread; code a test calls directly that announces (``async_to_sync``) or runs a loop
-    of its own would refuse to run there. Outside browser tests the loop is set aside meanwhile."""
-    import asyncio
-
-    loop = asyncio._get_running_loop()
-    if loop is None or request.node.get_closest_marker("browser"):
+    """Outside browser tests Playwright's event loop is set aside (tests/support/loops.py)."""
+    if request.node.get_closest_marker("browser"):
         yield
         return
-    asyncio._set_running_loop(None)
-    try:
+    from tests.support.loops import loop_set_aside
+
+    with loop_set_aside():
         yield
-    finally:
-        asyncio._set_running_loop(loop)
 
 
 @pytest.fixture(autouse=True)

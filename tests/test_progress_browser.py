@@ -2,29 +2,15 @@
 week apart, played out by bots), both passing axe and fitting 375 px; a replay link opens the game."""
 from __future__ import annotations
 
-import asyncio
-from contextlib import contextmanager
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.support.axe import assert_no_serious_violations
 from tests.support.browser import log_in_teacher, wait_for_boot
+from tests.support.loops import loop_set_aside
 from tests.test_progress import WEEK, _member, _move_back, _play_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-
-@contextmanager
-def loop_set_aside():
-    """Playwright's event loop set aside while the games are played out on the server side (their
-    moves announce through ``async_to_sync``), as tests/conftest.py does outside browser tests."""
-    loop = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(loop)
 
 
 def _fits(page):

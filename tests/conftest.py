@@ -38,6 +38,17 @@ def no_browser_loop_outside_browser_tests(request):
 
 
 @pytest.fixture(autouse=True)
+def no_language_left_active():
+    """Each test starts in the default language: a request through Django's test client runs
+    LocaleMiddleware in the test's thread, and the language it activated stays active after it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_throttles():
     """Each test starts with empty throttle counts and an empty state cache (both are per process
     and survive tests; SQLite reuses a deleted match's id, and tests reuse seeds)."""

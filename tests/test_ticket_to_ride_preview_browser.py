@@ -69,6 +69,21 @@ def test_the_browser_preview_equals_the_engine_and_qiskit(chromium, server):
         assert np.allclose([complex(a, b) for a, b in amps], expected, atol=1e-12), name
 
 
+def board_alone(chromium, server, msg: dict):
+    """The board drawn from a socket message on a 375 px page of its own; what it sends collects
+    in ``window.sent``."""
+    page = chromium.new_page(viewport={"width": 375, "height": 800})
+    page.goto(server.url + "/")
+    page.evaluate("""async (msg) => {
+      const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
+      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
+      window.sent = [];
+      const board = createBoard(root, { act: (a) => window.sent.push(a) });
+      board.render(msg);
+    }""", msg)
+    return page
+
+
 def test_the_path_picker_shows_two_qubit_amplitudes_for_an_advanced_mission(chromium, server):
     """The board itself, on an engine view: seat 0 owns the planner's path of a Bell-state
     mission of the Europe map; picking it city by city (keyboard) shows amplitude bars (not a
@@ -91,15 +106,7 @@ def test_the_path_picker_shows_two_qubit_amplitudes_for_an_advanced_mission(chro
     assert {"run": list(path.cities)} in msg["legal"]
     expected = trace(europe, bell, list(path.cities))
 
-    page = chromium.new_page(viewport={"width": 375, "height": 800})
-    page.goto(server.url + "/")
-    page.evaluate("""async (msg) => {
-      const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
-      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
-      window.sent = [];
-      const board = createBoard(root, { act: (a) => window.sent.push(a) });
-      board.render(msg);
-    }""", msg)
+    page = board_alone(chromium, server, msg)
     page.locator("[data-plan]").focus()
     page.keyboard.press("Enter")
     for city in path.cities[1:]:
@@ -174,15 +181,7 @@ def test_the_map_is_played_by_keyboard_alone_with_arrows_between_routes_and_citi
     routes = state["map"]["routes"]
     msg = {"view": game.view(state, 0), "legal": legal, "seat": 0, "seq": 3, "to_act": [0], "events": [],
            "seats": [{"index": 0, "name": "Ada"}, {"index": 1, "name": "Bo"}]}
-    page = chromium.new_page(viewport={"width": 375, "height": 800})
-    page.goto(server.url + "/")
-    page.evaluate("""async (msg) => {
-      const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
-      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
-      window.sent = [];
-      const board = createBoard(root, { act: (a) => window.sent.push(a) });
-      board.render(msg);
-    }""", msg)
+    page = board_alone(chromium, server, msg)
     rows = page.evaluate(NODES)
     assert len(rows) == len(routes) + len(state["map"]["cities"]) == 53 + 27
     assert [r["key"] for r in rows if r["stop"]] == [f"route {claimable[0]}"]  # one Tab stop: a route to claim

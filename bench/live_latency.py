@@ -29,7 +29,8 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-BENCH_DB = "qc_bench"
+BENCH_DB = os.environ.get("BENCH_DB", "qc_bench")  # two benches at once: give each its own
+BENCH_PREFIX = os.environ.get("BENCH_PREFIX", "qcbench")
 RAMP_UP_SECONDS = 5  # students connect over a few seconds, as a class does
 
 
@@ -42,7 +43,7 @@ def bench_env() -> dict[str, str]:
     env.update({
         "DATABASE_URL": urlunsplit(parts._replace(path="/" + BENCH_DB)),
         "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "CHANNELS_PREFIX": "qcbench", "CACHE_PREFIX": "qcbench", "ECHO_SOCKET": "1",
+        "CHANNELS_PREFIX": BENCH_PREFIX, "CACHE_PREFIX": BENCH_PREFIX, "ECHO_SOCKET": "1",
         "DEBUG": "0", "SECRET_KEY": "bench-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
         "DB_CONN_MAX_AGE": "60",

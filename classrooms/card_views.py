@@ -77,4 +77,5 @@ def cards_print(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
     base = join_link(request, "").url.split("?")[0]
     rows = [{"member": m, "qr": qr_svg(f"{base}?card={m.card_code}")} for m in classroom.members.all()]
-    return render(request, "classrooms/cards.html", {"classroom": classroom, "cards": rows, "join_url": base})
+    return render(request, "classrooms/cards.html", {"classroom": classroom, "cards": rows, "join_url": base,
+                                                    "homework_url": request.build_absolute_uri(reverse("classrooms:homework"))})

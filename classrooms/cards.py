@@ -119,6 +119,13 @@ def member_by_card(classroom: Classroom, typed: str) -> ClassMember | None:
     return ClassMember.objects.filter(classroom=classroom, card_code_hash=card_hash(typed)).first()
 
 
+def member_by_card_anywhere(typed: str) -> ClassMember | None:
+    """The member of any class (with cards on) whose card this is (homework: no join code)."""
+    if not isinstance(typed, str) or not codes.normalise(typed):
+        return None
+    return ClassMember.objects.filter(card_code_hash=card_hash(typed), classroom__cards_enabled=True).first()
+
+
 def join_with_card(session: ClassSession, typed_card: str, browser_session, *, may_add=None) -> Participant:
     """The card's member joins the session: the same participant on every browser using the card.
     A card of another class, a re-issued (old) card or a wrong one is refused; nothing is made."""

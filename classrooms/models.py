@@ -72,6 +72,7 @@ class ClassSession(models.Model):
     class Format(models.TextChoices):
         FREE = "free", _("free tables")
         ROUNDS = "rounds", _("rounds")
+        HOMEWORK = "homework", _("homework")
 
     # "rounds": the teacher runs the session as rounds, re-paired by classrooms.pairing each round
     format = models.CharField(max_length=8, choices=Format.choices, default=Format.FREE)
@@ -192,3 +193,33 @@ class TicketMap(models.Model):
 
     def __str__(self) -> str:
         return f"{self.classroom} · {self.name}"
+
+
+class Assignment(models.Model):
+    """Homework (``classrooms.homework``): an exercise to solve, or games to finish from a game's
+    starting position, against a bot, by a due date. Its own class session (format "homework",
+    joined only with a class card) holds the students' games, so progress, replays and a member's
+    data deletion work as for any session."""
+
+    class Kind(models.TextChoices):
+        EXERCISE = "exercise", _("solve an exercise")
+        GAME = "game", _("play games")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    title = models.CharField(max_length=80)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    exercise = models.ForeignKey(Exercise, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="assignments")
+    game = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40)
+    bot_level = models.CharField(max_length=20)
+    games_required = models.PositiveSmallIntegerField(default=1)
+    due_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    session = models.OneToOneField(ClassSession, on_delete=models.CASCADE, related_name="assignment")
+
+    class Meta:
+        ordering = ["due_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.classroom} · {self.title}"

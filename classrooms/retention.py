@@ -1,5 +1,7 @@
 """Retention: ended class sessions' student data goes after ``RETENTION_DAYS`` (default 365),
-class members (cards) who joined no session for as long go with all their data, and expired
+homework due longer ago goes with its games (``classrooms.homework.purge_overdue``), class
+members (cards) who joined no session for as long go with all their data (their homework games
+too), and expired
 browser sessions are cleared. Run daily by Celery beat
 (``classrooms.tasks.purge_expired_data``) or by ``manage.py purge_expired``."""
 from __future__ import annotations
@@ -10,7 +12,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from classrooms import cards, services
+from classrooms import cards, homework, services
 from classrooms.models import ClassSession
 
 
@@ -25,7 +27,9 @@ def purge_expired(now=None) -> dict:
     for session in expired.iterator():
         services.delete_session(session)
         sessions += 1
+    # homework due longer ago than the retention period, with every game played for it
+    assignments = homework.purge_overdue(now)
     # class members (cards) who joined nothing for the retention period, with all their data
     members = cards.purge_inactive_members(now)
     browser_sessions, _ = Session.objects.filter(expire_date__lt=now).delete()
-    return {"class_sessions": sessions, "class_members": members, "browser_sessions": browser_sessions}
+    return {"class_sessions": sessions, "assignments": assignments, "class_members": members, "browser_sessions": browser_sessions}

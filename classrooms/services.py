@@ -95,8 +95,10 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
 
 
 def find_joinable(code: str) -> ClassSession | None:
+    """A live session a join code opens; never a homework session (only a class card opens those,
+    ``classrooms.homework``)."""
     return ClassSession.objects.filter(join_code=codes.normalise(code)).exclude(
-        status=ClassSession.Status.ENDED).first()
+        status=ClassSession.Status.ENDED).exclude(format=ClassSession.Format.HOMEWORK).first()
 
 
 def returning_participant(session: ClassSession, browser_session, *,

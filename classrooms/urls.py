@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import card_views, exercise_views, map_views, progress_views, views
+from classrooms import card_views, homework_views, exercise_views, map_views, progress_views, views
 
 app_name = "classrooms"
 urlpatterns = [
@@ -30,6 +30,14 @@ urlpatterns = [
     path("teacher/classes/<int:class_id>/progress/", progress_views.class_progress, name="class-progress"),
     path("teacher/classes/<int:class_id>/members/<int:member_id>/progress/", progress_views.member_progress,
          name="member-progress"),
+    path("teacher/classes/<int:class_id>/homework/new/", homework_views.assignment_new, name="assignment-new"),
+    path("teacher/classes/<int:class_id>/homework/<int:assignment_id>/", homework_views.assignment_detail,
+         name="assignment"),
+    path("teacher/classes/<int:class_id>/homework/<int:assignment_id>/delete/", homework_views.assignment_delete,
+         name="assignment-delete"),
+    path("homework/", homework_views.student_home, name="homework"),
+    path("homework/forget/", homework_views.student_forget, name="homework-forget"),
+    path("homework/<int:assignment_id>/play/", homework_views.student_play, name="homework-play"),
     path("join/", views.join, name="join"),
     path("lobby/<int:session_id>/", views.lobby, name="lobby"),
 ]

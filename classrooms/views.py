@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from classrooms import cards, codes, selectors, services, throttle, ticket_maps
+from classrooms import cards, codes, homework, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
@@ -21,7 +21,7 @@ from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
 from classrooms.standings import session_standings
 from config import clientip
-from games.bots import bot_levels
+from games.bots import LEVEL_NAMES, bot_levels
 from games.engines import list_games
 from games.errors import AppError
 from games.names import bot_level_name, game_name, variant_choices
@@ -77,6 +77,9 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
               "max": g.max_players, "bots": list(bot_levels(g.slug))} for g in list_games()]
     return render(request, "classrooms/classroom.html", {
         "classroom": classroom, "form": form, "sessions": classroom.sessions.all(), "games_json": games,
+        "homework_sources": homework.sources(classroom), "assignments": classroom.assignments.all(),
+        "bot_level_choices": [(level, bot_level_name(level)) for level in LEVEL_NAMES if level != "none"],
+        "homework_max_games": homework.MAX_GAMES,
     })
 
 

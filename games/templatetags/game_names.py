@@ -17,3 +17,8 @@ def game_name(slug: str) -> str:
 @register.filter
 def variant_name(variant: str, game_slug: str) -> str:
     return names.variant_name(game_slug, variant)
+
+
+@register.filter
+def bot_level_name(level: str) -> str:
+    return names.bot_level_name(level)

@@ -273,7 +273,9 @@ def start_game(assignment: Assignment, member: ClassMember, browser_session) -> 
     table = _live_table(assignment, participant)
     if table is None:
         size = services.table_size(session)
-        table = services.seat_table(session, [participant], bots=size - 1)
+        # an exercise is the first seat's puzzle: the student sits first, the bots after them
+        table = services.seat_table(session, [participant], bots=size - 1,
+                                    in_order=assignment.kind == Assignment.Kind.EXERCISE)
     if table.match.status == Match.Status.WAITING:
         applied = match_services.start_match(table.match_id)
         transaction.on_commit(lambda a=applied: announce_match_changed(a.match_id, a.snapshot, a.events))

@@ -8,10 +8,11 @@ from classrooms.retention import purge_expired
 
 class Command(BaseCommand):
     help = ("Delete ended class sessions older than RETENTION_DAYS, class members inactive for as long "
-            "and expired browser sessions.")
+            "homework due as long ago and expired browser sessions.")
 
     def handle(self, *args, **options):
         done = purge_expired()
         self.stdout.write(f"Deleted {done['class_sessions']} ended class session(s), "
+                          f"{done['assignments']} long overdue homework, "
                           f"{done['class_members']} inactive class member(s) and "
                           f"{done['browser_sessions']} expired browser session(s).")

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from classrooms import cards, exercises, services
 from classrooms.models import Assignment, ClassMember, Classroom, ClassSession, Exercise, Participant, Table
@@ -189,7 +189,9 @@ def completion(assignment: Assignment, games: list[dict], now: datetime.datetime
 
 
 def state_word(state: str) -> str:
-    return {DONE: gettext("done"), NOT_YET: gettext("not yet"), MISSED: gettext("missed")}[state]
+    words = {DONE: pgettext("homework state", "done"), NOT_YET: pgettext("homework state", "not yet"),
+             MISSED: pgettext("homework state", "missed")}
+    return words[state]
 
 
 def _games_by_member(assignment: Assignment, members) -> dict[int, list[dict]]:

@@ -19,6 +19,9 @@ from classrooms.views import SLOW_DOWN, browser_id, client_address
 from games.errors import AppError
 
 
+POLL_SECONDS = 5  # the teacher's assignment page fetches itself again this often (while visible)
+
+
 def _own_assignment(request: HttpRequest, class_id: int, assignment_id: int) -> Assignment:
     return get_object_or_404(Assignment.objects.select_related("classroom", "session"), pk=assignment_id,
                              classroom_id=class_id, classroom__teacher=request.user)
@@ -49,7 +52,7 @@ def assignment_detail(request: HttpRequest, class_id: int, assignment_id: int) -
             game["result_word"] = result_word(game)
     return render(request, "classrooms/assignment.html", {
         "assignment": assignment, "classroom": assignment.classroom, "rows": rows,
-        "done": sum(r["state"] == homework.DONE for r in rows),
+        "done": sum(r["state"] == homework.DONE for r in rows), "poll_seconds": POLL_SECONDS,
     })
 
 

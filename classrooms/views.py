@@ -86,6 +86,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
+    if session.format == ClassSession.Format.HOMEWORK:  # no join code to show: its assignment's page
+        return redirect("classrooms:assignment", session.classroom_id, session.assignment.pk)
     link = join_link(request, session.join_code)
     return render(request, "classrooms/dashboard.html", {
         "session": session, "join_url": link.url, "join_warning": link.warning,
@@ -100,6 +102,8 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
 def screen(request: HttpRequest, session_id: int) -> HttpResponse:
     """The projector view: large type, read-only, public facts only (``selectors.screen_payload``)."""
     session = _own_session(request, session_id)
+    if session.format == ClassSession.Format.HOMEWORK:  # no join code to show: its assignment's page
+        return redirect("classrooms:assignment", session.classroom_id, session.assignment.pk)
     link = join_link(request, session.join_code)
     return render(request, "classrooms/screen.html", {
         "session": session, "join_url": link.url,

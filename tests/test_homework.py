@@ -127,8 +127,16 @@ def test_homework_done_by_two_students_and_missed_by_one(carded, teacher_client)
     assignment = _assign(teacher_client, carded, title="Two games against the bot")
     assert (assignment.kind, assignment.games_required, assignment.bot_level) == ("game", 2, "random")
     assert assignment.session.format == ClassSession.Format.HOMEWORK
-    # its join code opens nothing: only the cards do
+    # its join code opens nothing (only the cards do) and is shown nowhere: its dashboard and
+    # screen are the assignment's page
     assert services.find_joinable(assignment.session.join_code) is None
+    assert Client().post(reverse("classrooms:join"), {"code": assignment.session.join_code, "name": "Eve"}
+                         ).status_code == 404
+    for name in ("classrooms:dashboard", "classrooms:screen"):
+        response = teacher_client.get(reverse(name, args=[assignment.session_id]))
+        assert response.url == reverse("classrooms:assignment", args=[carded.pk, assignment.pk])
+    assert assignment.session.join_code not in teacher_client.get(
+        reverse("classrooms:classroom", args=[carded.pk])).content.decode()
     students = {m.nickname: _student(m) for m in (ada, bo, cy)}
     page = students["Ada"].get(reverse("classrooms:homework")).content.decode()
     assert "Two games against the bot" in page and 'data-state="not_yet"' in page

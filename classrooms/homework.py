@@ -27,7 +27,15 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext
 
 from classrooms import cards, exercises, services
-from classrooms.models import Assignment, ClassMember, Classroom, ClassSession, Exercise, Participant, Table
+from classrooms.models import (
+    Assignment,
+    ClassMember,
+    Classroom,
+    ClassSession,
+    Exercise,
+    Participant,
+    Table,
+)
 from classrooms.progress import _rows_for
 from games import services as match_services
 from games.access import LOBBY_URL_KEY

@@ -18,7 +18,6 @@ from classrooms.progress_views import result_word
 from classrooms.views import SLOW_DOWN, browser_id, client_address
 from games.errors import AppError
 
-
 POLL_SECONDS = 5  # the teacher's assignment page fetches itself again this often (while visible)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from classrooms import card_views, homework_views, exercise_views, map_views, progress_views, views
+from classrooms import card_views, exercise_views, homework_views, map_views, progress_views, views
 
 app_name = "classrooms"
 urlpatterns = [

@@ -229,6 +229,8 @@ def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
         raise Http404(gettext("You have not joined this session: use the join code."))
     if participant.removed:
         return render(request, "removed.html", {}, status=403)
+    if session.format == ClassSession.Format.HOMEWORK:  # self-paced: the student's homework page
+        return redirect("classrooms:homework")
     initial = selectors.lobby_payload(session, participant)
     if initial.get("match") and initial.get("match_status") == "playing":
         return redirect(initial["play_url"])

@@ -194,6 +194,8 @@ def test_starting_again_continues_the_game_in_progress(carded, teacher_client):
     first = student.post(reverse("classrooms:homework-play", args=[assignment.pk])).url
     assert "Continue the game" in student.get(reverse("classrooms:homework")).content.decode()
     assert student.post(reverse("classrooms:homework-play", args=[assignment.pk])).url == first
+    # the session's lobby (a link of the match page) is the homework page
+    assert student.get(reverse("classrooms:lobby", args=[assignment.session_id])).url == reverse("classrooms:homework")
     assert assignment.session.tables.count() == 1
 
 

@@ -10,6 +10,7 @@ answer. The time from the service being back to the first successful move is pri
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -23,7 +24,7 @@ import psycopg
 import pytest
 
 from tests.support import backing
-from tests.support.clients import Student, Teacher, receive, run_async
+from tests.support.clients import Student, Teacher
 from tests.support.server import ROOT, LiveServer
 
 pytestmark = [pytest.mark.server,
@@ -285,6 +286,11 @@ def recovery_time(matches: list[Match], back_at: float) -> float:
 
 def run_pages(matches: list[Match], scenario):
     """``scenario()`` with every page of ``matches`` connected (reconnecting by itself) meanwhile."""
+    return start_pages(matches, scenario).result()
+
+
+def start_pages(matches: list[Match], scenario) -> concurrent.futures.Future:
+    """``run_pages`` in a thread of its own, the test's thread free meanwhile (for Playwright)."""
     async def main():
         tasks = [asyncio.ensure_future(p.run()) for m in matches for p in m.pages]
         try:
@@ -296,13 +302,36 @@ def run_pages(matches: list[Match], scenario):
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-    return run_async(main())
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    future = pool.submit(asyncio.run, main())
+    pool.shutdown(wait=False)
+    return future
 
 
-def test_redis_restarted_in_the_middle_of_live_matches(faults_stack):
+def match_page(chromium, server, student: Student, match_id: int):
+    """A student's match page in Chromium, in that student's browser session (their cookies)."""
+    from playwright.sync_api import expect
+
+    from tests.support.browser import wait_for_boot
+
+    context = chromium.new_context(viewport={"width": 375, "height": 800})
+    context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in student.http.cookies])
+    page = context.new_page()
+    page.goto(f"{server.url}/matches/{match_id}/")
+    wait_for_boot(page)
+    expect(page.locator("#conn")).to_have_text("live")
+    return page
+
+
+@pytest.mark.browser
+def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
+    from playwright.sync_api import expect
+
     stack = faults_stack
     matches = [Match(t) for t in open_tables(stack.server, 6)]
     assert len(matches) == 3
+    # one real page (the other players are websockets clients): it says so while reconnecting
+    page = match_page(chromium, stack.server, matches[0].table.students[1], matches[0].table.match_id)
     started = time.monotonic()
 
     async def scenario():
@@ -319,7 +348,10 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack):
         await settle(matches, 10)
         return before, down_at, back_at
 
-    before, down_at, back_at = run_pages(matches, scenario)
+    running = start_pages(matches, scenario)
+    expect(page.locator("#conn")).to_have_text("reconnecting…", timeout=15_000)
+    expect(page.locator("#conn")).to_have_text("live", timeout=20_000)  # back by itself
+    before, down_at, back_at = running.result(timeout=60)
     assert all(n >= 2 for n in before), before  # moves were flowing when Redis went away
     for match in matches:
         # the sockets of every page closed with Redis (their group gone) and reopened afterwards

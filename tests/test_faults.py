@@ -17,6 +17,7 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -367,10 +368,26 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
     assert time.monotonic() - started < 60
 
 
-def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack):
+def click_a_move(page) -> None:
+    """A first quantum tic-tac-toe move on the page's board: two squares, as a student clicks."""
+    playable = page.locator("g.cell.playable")
+    squares = [playable.nth(i).get_attribute("data-square") for i in range(2)]
+    for square in squares:
+        page.click(f"g.cell[data-square='{square}']")
+
+
+@pytest.mark.browser
+def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
+    from playwright.sync_api import expect
+
     stack = faults_stack
-    matches = [Match(t) for t in open_tables(stack.server, 6)]
-    assert len(matches) == 3
+    tables = open_tables(stack.server, 8)
+    assert len(tables) == 4
+    matches = [Match(t) for t in tables[:3]]
+    # the fourth match is played in a real page: a click while the database is down is answered
+    page = match_page(chromium, stack.server, tables[3].students[0], tables[3].match_id)
+    expect(page.locator("#turn.mine")).to_be_visible()
+    down, clicked = threading.Event(), threading.Event()
     started = time.monotonic()
     rest: dict = {}
 
@@ -387,6 +404,8 @@ def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack):
         answer = await asyncio.to_thread(page.student.api, "POST", f"/api/matches/{match.table.match_id}/actions/",
                                          {"seq": page.seq, "action": page.state["legal"][0]})
         rest.update(status=answer.status_code, body=answer.json())
+        down.set()
+        await asyncio.to_thread(clicked.wait, 20)
         stack.pg.start()  # the same data directory, the same port
         back_at = time.monotonic()
         await drive(matches, back_at + 6.0)
@@ -399,7 +418,19 @@ def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack):
         retried = await receive_error(page, done.seq)
         return before, down_at, back_at, retried
 
-    before, down_at, back_at, retried = run_pages(matches, scenario)
+    running = start_pages(matches, scenario)
+    assert down.wait(30)
+    try:
+        click_a_move(page)
+        expect(page.locator("#error")).to_contain_text("not applied")
+        expect(page.locator("#conn")).to_have_text("live")  # the socket itself was fine
+    finally:
+        clicked.set()
+    before, down_at, back_at, retried = running.result(timeout=60)
+    # the same click once the database is back is applied: the page's turn passes to the other player
+    click_a_move(page)
+    expect(page.locator("#turn.mine")).to_have_count(0)
+    assert action_log(stack, [tables[3].match_id])[tables[3].match_id] != []
     assert all(n >= 2 for n in before), before
     assert rest["status"] == 503 and rest["body"]["code"] == "unavailable", rest
     during = [m for match in matches for m in match.moves if down_at + 0.5 < m.sent_at < back_at]

@@ -203,7 +203,7 @@ class Match:
             while time.monotonic() < deadline:
                 try:
                     gen, message = await asyncio.wait_for(page.inbox.get(), 0.2)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if page.ws is not ws:
                         break  # the connection dropped before the answer: outcome unknown
                     continue
@@ -454,7 +454,7 @@ async def receive_error(page: Page, seq: int, timeout: float = 5.0) -> dict:
     while time.monotonic() < deadline:
         try:
             _gen, message = await asyncio.wait_for(page.inbox.get(), 0.2)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             continue
         if message.get("type") == "error" and message.get("seq") == seq:
             return message

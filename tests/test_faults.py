@@ -329,10 +329,13 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
     from playwright.sync_api import expect
 
     stack = faults_stack
-    matches = [Match(t) for t in open_tables(stack.server, 6)]
-    assert len(matches) == 3
-    # one real page (the other players are websockets clients): it says so while reconnecting
-    page = match_page(chromium, stack.server, matches[0].table.students[1], matches[0].table.match_id)
+    tables = open_tables(stack.server, 8)
+    assert len(tables) == 4
+    matches = [Match(t) for t in tables[:3]]
+    # the fourth match is played in a real page: it says so while reconnecting, and a click then
+    # is refused at once ("try again"), not kept to be sent later on a board that may be old by then
+    page = match_page(chromium, stack.server, tables[3].students[0], tables[3].match_id)
+    expect(page.locator("#turn.mine")).to_be_visible()
     started = time.monotonic()
 
     async def scenario():
@@ -351,8 +354,14 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
 
     running = start_pages(matches, scenario)
     expect(page.locator("#conn")).to_have_text("reconnecting…", timeout=15_000)
+    click_a_move(page)
+    expect(page.locator("#error")).to_contain_text("reconnecting, try again")
     expect(page.locator("#conn")).to_have_text("live", timeout=20_000)  # back by itself
     before, down_at, back_at = running.result(timeout=60)
+    assert action_log(stack, [tables[3].match_id])[tables[3].match_id] == []  # the refused click stayed refused
+    click_a_move(page)  # tried again, now applied
+    expect(page.locator("#turn.mine")).to_have_count(0)
+    assert len(action_log(stack, [tables[3].match_id])[tables[3].match_id]) == 1
     assert all(n >= 2 for n in before), before  # moves were flowing when Redis went away
     for match in matches:
         # the sockets of every page closed with Redis (their group gone) and reopened afterwards

@@ -121,6 +121,7 @@ class Page:
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.stopped = False
         self.opened_at: list[float] = []
+        self.closed_at: list[float] = []
 
     async def run(self) -> None:
         delay = 0.3
@@ -140,6 +141,7 @@ class Page:
             except Exception:  # refused, reset, closed: reconnect as the page does
                 pass
             self.ws = None
+            self.closed_at.append(time.monotonic())
             if self.stopped:
                 return
             await asyncio.sleep(delay)
@@ -371,6 +373,10 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
         assert not [m for m in match.moves if m.outcome not in ("ack", "unknown")], match.moves
     check_log(stack, matches)
     print(outcomes(matches))
+    # how long a page looked live after Redis went away (its updates lost meanwhile)
+    noticed = max(min(t for t in page.closed_at if t >= down_at) - down_at for m in matches for page in m.pages)
+    print(f"sockets closed within {noticed:.2f}s of Redis going away")
+    assert noticed < 5
     recovery = recovery_time(matches, back_at)
     print(f"recovery: redis={recovery:.2f}s (down {back_at - down_at:.2f}s, scenario {time.monotonic() - started:.1f}s)")
     assert recovery < RECOVERY_BOUND_S

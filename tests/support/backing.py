@@ -17,7 +17,8 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
 def available() -> bool:
-    return (PG_BIN / "initdb").exists() and Path(REDIS_SERVER).exists() and shutil.which("runuser") is not None
+    """The binaries are here, and we may run them as user postgres (runuser needs root)."""
+    return os.geteuid() == 0 and (PG_BIN / "initdb").exists() and Path(REDIS_SERVER).exists() and shutil.which("runuser") is not None
 
 
 def wait_port(port: int, timeout: float = 20) -> None:

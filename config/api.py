@@ -3,16 +3,20 @@ own ``AppError`` answers with its code, message and status."""
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import AppError
+from games.errors import AppError, database_unavailable
 
 
 def exception_handler(exc, context):
     if isinstance(exc, AppError):
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, (OperationalError, InterfaceError)):  # PostgreSQL down: nothing applied
+        error = database_unavailable()
+        return Response(error.as_dict(), status=error.status)
     if isinstance(exc, RequestDataTooBig):
         message = "The request body is too large."
         return Response({"detail": message, "message": message}, status=status.HTTP_400_BAD_REQUEST)

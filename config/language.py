@@ -11,6 +11,7 @@ from http.cookies import SimpleCookie
 
 from django.apps import apps
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils import translation
 
 CLASS_SESSION_KEY = "language_class_session"  # the class session this browser last joined
@@ -32,7 +33,10 @@ def class_session_language(browser_session) -> str | None:
     if not isinstance(session_id, int):
         return None
     class_sessions = apps.get_model("classrooms", "ClassSession")  # (config depends on no app)
-    code = class_sessions.objects.filter(pk=session_id).values_list("language", flat=True).first()
+    try:
+        code = class_sessions.objects.filter(pk=session_id).values_list("language", flat=True).first()
+    except DatabaseError:  # the database is down: the request answers for itself (503), in the default language
+        return None
     return supported(code)
 
 

@@ -120,6 +120,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             # (the Pub/Sub layer measured slower here: bench/live_latency.py; CHANNEL_LAYER_BACKEND
@@ -128,7 +130,10 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
                 # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                # retry_on_error: after a Redis restart each pooled connection is dead; without it
+                # its first command fails ("Connection closed by server") and drops a live socket
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30,
+                           "retry_on_error": [RedisConnectionError]}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "qc"),
             },
         }

@@ -29,6 +29,7 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -36,7 +37,7 @@ from config.language import ReaderLanguageMixin
 from games import limits, pace, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
-from games.errors import AppError
+from games.errors import AppError, database_unavailable
 from games.models import Match
 from games.selectors import event_history, match_payload, seat_payload
 from games.snapshot import Snapshot
@@ -55,6 +56,7 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
+CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) failed: the page reconnects and reads the state afresh
 ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it has passed
 
 
@@ -101,6 +103,9 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
             return
         try:
             await self.dispatch_message(message)
+        except (OperationalError, InterfaceError):
+            log.warning("match socket message failed: the database is unreachable: %r", message)
+            await self.send_error(database_unavailable(), message.get("seq") if message.get("type") == "act" else None)
         except Exception:  # an unexpected fault must not take the socket down; nothing was applied
             log.exception("match socket message failed: %r", message)
             await self.send_error(AppError("internal", _(
@@ -167,11 +172,25 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         except Match.DoesNotExist:
             await self.send_error(AppError("gone", _("This match no longer exists.")), seq)
             return
+        except (OperationalError, InterfaceError):  # PostgreSQL down or restarting: nothing committed
+            log.warning("match %s: the database is unreachable, move %s refused", self.access.match_id, seq)
+            await self.send_error(database_unavailable(), seq)
+            return
         # answer this browser at once, then everyone else through the group
         await self.send_snapshot(applied.snapshot, applied.events)
-        await self.channel_layer.group_send(
-            self.group, match_changed_message(applied.match_id, applied.snapshot, applied.events,
-                                              sender=self.channel_name))
+        await self.broadcast(match_changed_message(applied.match_id, applied.snapshot, applied.events,
+                                                   sender=self.channel_name))
+
+    async def broadcast(self, message: dict) -> None:
+        """To the match's group. With the channel layer (Redis) unreachable the others miss it: this
+        socket closes (``CLOSE_UNAVAILABLE``) so its page reconnects, re-joins the group and reads the state afresh;
+        the others' sockets close the same way when their receive loop loses Redis."""
+        try:
+            await self.channel_layer.group_send(self.group, message)
+        except Exception:
+            log.warning("match %s: broadcast failed (channel layer unreachable)", self.access.match_id,
+                        exc_info=True)
+            await self.close(code=CLOSE_UNAVAILABLE)
 
     async def match_changed(self, event: dict) -> None:
         if event.get("sender") == self.channel_name:

@@ -22,6 +22,7 @@ STATUS_BY_CODE = {
     "not_finished": 403,
     "gone": 404,
     "internal": 500,
+    "unavailable": 503,      # the database could not be reached: nothing applied, try again
 }
 
 
@@ -58,3 +59,10 @@ def from_illegal(exc: IllegalAction) -> AppError:
 
 
 __all__ = ["STATUS_BY_CODE", "AppError", "from_illegal"]
+
+
+def database_unavailable() -> AppError:
+    """The answer to a request made while PostgreSQL is unreachable (down, restarting): nothing
+    was applied (the transaction never committed); the same request later succeeds or is "stale"."""
+    return AppError("unavailable", gettext("The server could not reach its database: your move was not "
+                                           "applied. Try again in a moment."))

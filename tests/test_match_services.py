@@ -162,3 +162,49 @@ def test_each_reader_gets_the_analysis_its_game_declares_for_it():
     qttt.refresh_from_db()
     assert "analysis" not in match_payload(qttt, 0)
     assert "squares" in match_payload(qttt, None, is_teacher=True)["analysis"]
+
+
+@pytest.mark.django_db(transaction=True)  # (on_commit runs: the move's transaction really commits)
+def test_a_committed_move_is_answered_applied_even_when_a_follower_of_the_change_fails():
+    """The dashboard's broadcast after the commit goes through Redis: with Redis down it raises,
+    yet the move is committed, so the mover must hear "applied", never "nothing was applied"."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from games.signals import match_changed
+
+    def redis_is_down(**kwargs):
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("quantum-tictactoe", holders)
+    services.start_match(match.pk)
+    match_changed.connect(redis_is_down, dispatch_uid="test-redis-is-down")
+    try:
+        applied = services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,))
+    finally:
+        match_changed.disconnect(dispatch_uid="test-redis-is-down")
+    assert applied.seq == 1 and Match.objects.get(pk=match.pk).seq == 1
+    assert list(match.actions.values_list("seq", flat=True)) == [0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rest_move_is_answered_applied_when_the_channel_layer_is_unreachable(client):
+    """Redis really unreachable (a port nothing listens on): the move is committed, the answer says so."""
+    from django.test import override_settings
+
+    from games.access import PARTICIPANT_IDS_KEY
+    from tests.support.server import free_port
+
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("quantum-tictactoe", holders)
+    services.start_match(match.pk)
+    session = client.session
+    session[PARTICIPANT_IDS_KEY] = [1]
+    session.save()
+    nowhere = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                           "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}}
+    with override_settings(CHANNEL_LAYERS=nowhere):
+        answer = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 0, "action": {"squares": [1, 2]}},
+                             content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["seq"] == 1 and Match.objects.get(pk=match.pk).seq == 1

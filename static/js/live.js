@@ -37,10 +37,13 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
   }, PING_MS);
   open();
   return {
-    send(obj) {
+    // false when the socket is not open; the message then waits for the reconnect (a teacher's
+    // command during a reconnect is not lost), unless { queue: false }: a move made on a board
+    // that may be old by then (the caller tells the student to try again instead)
+    send(obj, { queue = true } = {}) {
       const text = JSON.stringify(obj);
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(text); return true; }
-      if (!closed && pending.length < 20) pending.push(text);  // a click during a reconnect is not lost
+      if (queue && !closed && pending.length < 20) pending.push(text);
       return false;
     },
     close() { closed = true; if (ws) ws.close(); },

@@ -19,6 +19,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   let current = null;
+  let awaiting = null;  // the seq of the move sent and not answered yet
   let resultTimer = null; // the result waits for the board's measurement animation
   const previews = new Map(); // JSON of an action → resolvers waiting for its preview
   const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
@@ -28,7 +29,8 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     act(action) {
       if (!current) return;
       $("error").classList.add("hidden");
-      if (!sock.send({ type: "act", seq: current.seq, action })) showError(_("Not connected: reconnecting, try again in a moment."));
+      if (sock.send({ type: "act", seq: current.seq, action }, { queue: false })) awaiting = current.seq;
+      else showError(_("Not connected: reconnecting, try again in a moment."));
     },
     // the board's prompt changed without a new state (a card or a first square picked)
     promptChanged() { if (current) renderTurn(current, board.settleMs ? board.settleMs() : 0); },
@@ -38,7 +40,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
         const key = JSON.stringify(action);
         if (!previews.has(key)) previews.set(key, []);
         previews.get(key).push(resolve);
-        if (!sock.send({ type: "preview", action })) {
+        if (!sock.send({ type: "preview", action }, { queue: false })) {
           previews.delete(key);
           resolve({ ok: false, code: "offline", message: _("Not connected.") });
         }
@@ -51,7 +53,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   if (signals) {
     signals.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => {
       $("error").classList.add("hidden");
-      if (!sock.send({ type: "signal", phrase: b.dataset.phrase })) showError(_("Not connected: reconnecting, try again in a moment."));
+      if (!sock.send({ type: "signal", phrase: b.dataset.phrase }, { queue: false })) showError(_("Not connected: reconnecting, try again in a moment."));
     }));
   }
   function showSignal(who, text, mine) {
@@ -80,8 +82,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     if (msg.type === "signal") { showSignal(current ? seatName(current, msg.seat) : `seat ${msg.seat}`, msg.text, false); return; }
     if (msg.type === "signal_sent") { showSignal(signals ? signals.dataset.you : "You", msg.text, true); return; }
     if (msg.type === "error" && msg.code === "removed") { showRemoved(); return; }
+    if (msg.type === "error" && msg.seq === awaiting) awaiting = null;
     if (msg.type === "error") { showError(msg.message); if (msg.code === "stale") sock.send({ type: "sync" }); return; }
     if (msg.type !== "state") return;
+    if (awaiting !== null && (msg.seq > awaiting || msg.history)) {
+      // the connection dropped before the move was answered: a new socket's state says whether it counted
+      if (msg.seq <= awaiting) showError(_("The connection dropped before your move reached the server: it was not applied. Try again."));
+      awaiting = null;
+    }
     const fresh = !current || msg.seq !== current.seq;
     // only a change seen live is animated (a page opened on a finished game shows its result at once)
     const animate = !!current && fresh;

@@ -45,6 +45,11 @@ from games.socket_limits import SocketLimitsMixin
 MAX_MESSAGE_BYTES = 8192
 
 
+def encode(content: dict) -> str:
+    """A message for the browser, as JSON text."""
+    return json.dumps(content)
+
+
 def in_db_pool(func):
     """Run ``func`` on a pool of database threads (each with its own connection), not the one
     thread Channels uses by default: actions on different matches then wait on PostgreSQL side
@@ -212,7 +217,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         await self.send_json(error.as_message(seq=seq))
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content))
+        await self.send(text_data=encode(content))
         if content.get("type") == "state":
             self.watch_clock(content)
 

@@ -3,7 +3,6 @@ commands) and each student's lobby (where they learn their table)."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -15,6 +14,7 @@ from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from config.language import ReaderLanguageMixin
 from games import limits
+from games.consumers import encode
 from games.errors import AppError
 from games.socket_limits import SocketLimitsMixin
 
@@ -120,7 +120,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
             await self.close(code=4403)  # final: the page says why, and does not reconnect
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content))
+        await self.send(text_data=encode(content))
 
     def watch_finish(self, payload: dict) -> None:
         """The dashboard ends the tables when time is up even if no student's page is open:

@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
@@ -46,8 +47,12 @@ MAX_MESSAGE_BYTES = 8192
 
 
 def encode(content: dict) -> str:
-    """A message for the browser, as JSON text."""
-    return json.dumps(content)
+    """A message for the browser, as JSON text: orjson (several times faster than ``json`` on
+    the views sent after every move), the standard module for what orjson refuses."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(content)
 
 
 def in_db_pool(func):

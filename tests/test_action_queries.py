@@ -43,3 +43,21 @@ def test_a_move_for_another_students_seat_is_still_refused_with_the_locked_seats
     assert refused.value.code == "not_your_seat" and Match.objects.get(pk=match.pk).seq == 0
     with pytest.raises(Match.DoesNotExist):
         services.submit_action(10**9, 0, 0, {"squares": [1, 2]})
+
+
+def test_the_group_message_holds_the_snapshot_without_copying_its_state_and_survives_the_layer():
+    import msgpack
+
+    from games.broadcast import match_changed_message
+    from games.snapshot import Snapshot
+
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("quantum-tictactoe", holders)
+    services.start_match(match.pk)
+    applied = services.submit_action(match.pk, 0, 0, {"squares": [1, 2]}, participant_ids=(1,))
+    message = match_changed_message(match.pk, applied.snapshot, applied.events)
+    assert message["snapshot"]["state"] is applied.snapshot.state  # no deep copy per move
+    carried = msgpack.unpackb(msgpack.packb(message, use_bin_type=True), raw=False)  # as channels_redis does
+    again = Snapshot.from_message(carried["snapshot"])
+    assert again.seq == 1 and again.seats == applied.snapshot.seats and again.seed == match.seed
+    assert msgpack.packb(again.state) == msgpack.packb(applied.snapshot.state)

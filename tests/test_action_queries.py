@@ -30,6 +30,8 @@ def test_a_move_costs_at_most_the_ceiling_of_queries_and_is_committed():
         applied = services.submit_action(match.pk, 1, 1, {"squares": [3, 4]}, participant_ids=(2,))
     sql = statements(captured)
     assert len(sql) <= CEILING, "\n".join(sql)
+    lookup = [s for s in sql if "classrooms_table" in s]  # the dashboard's: one table, no join
+    assert len(lookup) == 1 and "JOIN" not in lookup[0].upper(), lookup
     assert applied.seq == 2 and Match.objects.get(pk=match.pk).seq == 2
     assert [s["name"] for s in applied.snapshot.seats] == ["Ada", "Bo"]
 

@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
@@ -44,6 +45,15 @@ from games.snapshot import Snapshot
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 8192
+
+
+def encode(content: dict) -> str:
+    """A message for the browser, as JSON text: orjson (several times faster than ``json`` on
+    the views sent after every move), the standard module for what orjson refuses."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(content)
 
 
 def in_db_pool(func):
@@ -231,7 +241,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsum
         await self.send_json(error.as_message(seq=seq))
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content))
+        await self.send(text_data=encode(content))
         if content.get("type") == "state":
             self.watch_clock(content)
 

@@ -116,8 +116,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     a bot, or another student's seat, is refused)."""
     try:
         with transaction.atomic():
-            match = Match.objects.select_for_update().get(pk=match_id)
-            seats = list(match.seats.all())
+            match, seats = _locked_with_seats(match_id)
             if participant_ids is not None and not any(
                     s.index == seat and s.participant_id in participant_ids for s in seats):
                 raise AppError("not_your_seat", _("You can only act for your own seat."))
@@ -145,6 +144,20 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
     return applied
+
+
+def _locked_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match and its seats, their rows locked, in one query. The seats are locked too so that
+    PostgreSQL, having waited for a writer's lock, returns their latest rows as well as the match's
+    (a seat handed to a bot meanwhile is seen); seats change only under the match's lock."""
+    seats = list(Seat.objects.select_related("match").select_for_update(of=("self", "match"))
+                 .filter(match_id=match_id).order_by("index"))
+    if not seats:  # (every match has seats; a deleted one has none)
+        raise Match.DoesNotExist(f"match {match_id}")
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
 
 
 def _bots_then_close(match: Match, state: State, applied: Applied) -> State:

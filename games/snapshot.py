@@ -3,7 +3,7 @@ without touching the database. It travels only inside the server (through the ch
 browsers receive views built from it, never the snapshot itself."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 from django.utils.translation import gettext as _
 
@@ -26,7 +26,10 @@ class Snapshot:
     clock: dict | None = None  # games.pace.clock_message: absolute times, server side
 
     def as_message(self) -> dict:
-        return asdict(self)
+        """The snapshot as a channel-layer message: a shallow dict (the layer serializes it at
+        once, or, in memory, copies it). Not ``dataclasses.asdict``, whose deep copy of the state
+        cost up to 2 ms a move (Ticket-to-Ride) for nothing."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_message(cls, data: dict) -> Snapshot:

@@ -1,0 +1,71 @@
+"""Issue 17: a session socket (the teacher's dashboard, the projector) folds the moves that come
+close together into one payload (``classrooms.consumers.COALESCE_SECONDS``), yet always shows the
+last one (the trailing edge)."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from classrooms.consumers import COALESCE_SECONDS
+from tests.support.clients import Student, Teacher, receive, run_async
+from tests.support.tables import TEACHER
+
+MOVES = 8
+
+
+async def payloads_until_quiet(ws, kind: str, quiet: float = 3 * COALESCE_SECONDS + 1) -> list[dict]:
+    """Every ``kind`` message until none came for ``quiet`` seconds."""
+    got = []
+    while True:
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), quiet))
+        except TimeoutError:
+            return got
+        if message.get("type") == kind:
+            got.append(message)
+
+
+@pytest.mark.server
+def test_close_moves_reach_the_dashboard_and_projector_in_fewer_payloads_ending_with_the_last(server, teacher):
+    owner = Teacher(server)
+    owner.login(*TEACHER)
+    session = owner.open_session("quantum-tictactoe")
+    students = [Student(server), Student(server)]
+    for student, name in zip(students, ("Ada", "Bo"), strict=True):
+        assert student.join(session["join_code"], name).status_code == 302
+    assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
+    seat = {c.api("GET", f"/api/matches/{match_id}/").json()["seat"]: c for c in students}
+
+    async def scenario():
+        desk = await owner.socket(f"/ws/sessions/{session['id']}/")
+        screen = await owner.socket(f"/ws/sessions/{session['id']}/screen/")
+        await receive(desk, "dashboard")
+        await receive(screen, "screen")
+        moves = 0
+        for _ in range(MOVES):  # as fast as the API answers: well inside the window each
+            state = next(iter(seat.values())).api("GET", f"/api/matches/{match_id}/").json()
+            if state["outcome"] is not None:
+                break
+            who = state["to_act"][0]
+            legal = seat[who].api("GET", f"/api/matches/{match_id}/").json()["legal"]
+            moved = seat[who].api("POST", f"/api/matches/{match_id}/actions/",
+                                  {"seq": state["seq"], "action": legal[0]})
+            assert moved.status_code == 200, moved.text
+            moves += 1
+        dashboards, screens = await asyncio.gather(payloads_until_quiet(desk, "dashboard"),
+                                                   payloads_until_quiet(screen, "screen"))
+        await desk.close()
+        await screen.close()
+        return moves, dashboards, screens
+
+    moves, dashboards, screens = run_async(scenario())
+    final = next(iter(seat.values())).api("GET", f"/api/matches/{match_id}/").json()["seq"]
+    assert moves >= 5 and final >= moves
+    assert dashboards and dashboards[-1]["tables"][0]["moves"] == final  # the last move is shown
+    assert len(dashboards) < moves, [d["tables"][0]["moves"] for d in dashboards]
+    assert screens and len(screens) < moves
+    last_screen = screens[-1]
+    assert last_screen["type"] == "screen" and last_screen.get("phase") == "play"

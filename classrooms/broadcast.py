@@ -1,8 +1,7 @@
 """Tell the teacher's dashboard and the students' lobbies that a class session changed."""
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.broadcast import send_to_group
 
 
 def session_group(session_id: int) -> str:
@@ -11,7 +10,4 @@ def session_group(session_id: int) -> str:
 
 def announce_session_changed(session_id: int, *, teacher_only: bool = False) -> None:
     """``teacher_only``: only the dashboard shows what changed (a move at a table)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(session_group(session_id),
-                                        {"type": "session.changed", "teacher_only": teacher_only})
+    send_to_group(session_group(session_id), {"type": "session.changed", "teacher_only": teacher_only})

@@ -189,7 +189,8 @@ def test_a_committed_move_is_answered_applied_even_when_a_follower_of_the_change
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rest_move_is_answered_applied_when_the_channel_layer_is_unreachable(client):
-    """Redis really unreachable (a port nothing listens on): the move is committed, the answer says so."""
+    """Redis really unreachable (a port nothing listens on) as channel layer and as cache: the
+    move is committed, the answer says so; pages and the match's state still answer (no 500)."""
     from django.test import override_settings
 
     from games.access import PARTICIPANT_IDS_KEY
@@ -203,8 +204,12 @@ def test_a_rest_move_is_answered_applied_when_the_channel_layer_is_unreachable(c
     session.save()
     nowhere = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                            "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}}
-    with override_settings(CHANNEL_LAYERS=nowhere):
+    no_cache = {"default": {"BACKEND": "config.cache.OutageTolerantRedisCache",
+                            "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
+    with override_settings(CHANNEL_LAYERS=nowhere, CACHES=no_cache):
         answer = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 0, "action": {"squares": [1, 2]}},
                              content_type="application/json")
-    assert answer.status_code == 200, answer.content
-    assert answer.json()["seq"] == 1 and Match.objects.get(pk=match.pk).seq == 1
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["seq"] == 1 and Match.objects.get(pk=match.pk).seq == 1
+        assert client.get(f"/api/matches/{match.pk}/").json()["seq"] == 1
+        assert client.get("/join/").status_code == 200

@@ -144,6 +144,14 @@ def test_two_workers_one_port_share_a_match(served_env):
             second = [await connect(data["cookies"][1]) for _ in range(6)]
             states = [await state_after(ws, -1) for ws in first + second]
             held = established_by_pid(port, pids)
+            # which process accepts is the kernel's choice: a few more sockets if one took them all
+            while min(held.values()) == 0 and len(first) + len(second) < 40:
+                side = 0 if len(first) <= len(second) else 1
+                ws = await connect(data["cookies"][side])
+                (first, second)[side].append(ws)
+                state = await state_after(ws, -1)
+                states = states[:len(first) - 1] + [state] + states[len(first) - 1:] if side == 0 else states + [state]
+                held = established_by_pid(port, pids)
             mover = next(ws for ws, st in zip(first + second, states, strict=True) if st["legal"])
             start = states[0]["seq"]
             action = next(st for st in states if st["legal"])["legal"][0]
@@ -156,7 +164,7 @@ def test_two_workers_one_port_share_a_match(served_env):
             return held
 
         held = asyncio.run(play())
-        assert sum(held.values()) == 12
+        assert sum(held.values()) >= 12
         assert all(count > 0 for count in held.values()), f"one process held every socket: {held}"
     finally:
         server.send_signal(signal.SIGTERM)

@@ -190,11 +190,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(env: dict[str, str], workers: int, port: int) -> subprocess.Popen:
+def start_server(env: dict[str, str], workers: int, port: int, server: str = "daphne") -> subprocess.Popen:
     """``manage.py serve --workers N`` on one port (``--workers 1``: daphne in the one process)."""
     log = open(f"/tmp/live-latency-{port}.log", "wb")
     proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--no-demo", "--workers", str(workers),
-                             "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                             "--server", server, "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -205,7 +205,7 @@ def start_server(env: dict[str, str], workers: int, port: int) -> subprocess.Pop
         except OSError:
             time.sleep(0.1)
     # every worker up (each imports the app before it accepts)
-    while workers > 1 and len(server_pids(proc.pid)) < workers + 1 and time.monotonic() < deadline:
+    while (workers > 1 or server != "daphne") and len(server_pids(proc.pid)) < workers + 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1.0 if workers > 1 else 0)
     return proc
@@ -514,7 +514,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
 
     connections.close_all()
     port = free_port()
-    server = start_server(env, args.workers, port)
+    server = start_server(env, args.workers, port, args.server)
     profiler = None
     try:
         floor_seconds = RAMP_UP_SECONDS + max(5.0, args.seconds / 2)
@@ -593,8 +593,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=300, help="simulated students")
     parser.add_argument("--seconds", type=float, default=40, help="length of the live phase (after ramp-up)")
     parser.add_argument("--workers", type=int, default=2, help="ASGI processes (manage.py serve --workers)")
-    parser.add_argument("--server", choices=["daphne"], default="daphne",
-                        help="the ASGI server behind serve (daphne; uvicorn was not adopted, see the README)")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne",
+                        help="serve --server: the ASGI server of each worker")
     parser.add_argument("--generators", type=int, default=1, help="load-generator processes")
     parser.add_argument("--runs", type=int, default=1, help="repeat the run (fresh database each): medians")
     parser.add_argument("--no-teachers", action="store_true", help="no dashboard / projector sockets")
@@ -610,7 +610,7 @@ def main() -> None:
     if args.runs > 1:
         print("runs p99_ms: " + " ".join(f"{r['p99']:.1f}" for r in runs)
               + "  cpu_ms_per_action: " + " ".join(f"{r['cpu']:.2f}" for r in runs))
-    print(f"live-latency: game={args.game} clients={runs[0]['students']} workers={args.workers} "
+    print(f"live-latency: game={args.game} clients={runs[0]['students']} workers={args.workers} server={args.server} "
           f"p50_ms={med['p50']:.1f} p99_ms={med['p99']:.1f} floor_p50_ms={med['f50']:.1f} "
           f"floor_p99_ms={med['f99']:.1f} ratio_p99={med['p99'] / med['f99']:.2f} "
           f"cpu_ms_per_action={med['cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")

@@ -10,7 +10,10 @@ dies is started again (at most ``MAX_RESTARTS`` times a minute, then the whole s
 an error rather than flap), SIGTERM/SIGINT stop all workers. More than one worker needs a shared
 channel layer (Redis): with the in-memory layer each process would have its own groups and a move
 made on one worker would never reach a socket held by another, so that is refused.
-``--workers 1`` (the default, ``make run``) is daphne in this process, as before."""
+``--workers 1`` (the default, ``make run``) is daphne in this process, as before.
+``--server uvicorn`` (``pip install 'uvicorn[standard]'``, the ``uvicorn`` extra) runs uvicorn
+workers the same way (``uvicorn --fd``), without its proxy-header handling (the app believes
+``X-Forwarded-For`` from ``TRUSTED_PROXIES`` only)."""
 from __future__ import annotations
 
 import os
@@ -70,11 +73,13 @@ class Command(BaseCommand):
         parser.add_argument("--lan", action="store_true", default=os.environ.get("SERVE_LAN", "") in {"1", "true", "yes"},
                             help="serve the local network (listen on 0.0.0.0): students' phones open the join "
                                  "link at this machine's LAN address (make run does this)")
+        parser.add_argument("--server", choices=["daphne", "uvicorn"], default=os.environ.get("ASGI_SERVER", "daphne"),
+                            help="the ASGI server of each worker (uvicorn needs the uvicorn extra)")
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")),
                             help="ASGI processes behind the one port (more than 1 needs REDIS_URL)")
 
     def handle(self, *args, host: str, port: int, no_demo: bool, lan: bool = False, workers: int = 1,
-               **options):
+               server: str = "daphne", **options):
         try:
             refuse_insecure_start()
         except ImproperlyConfigured as exc:  # a clear line, not a traceback
@@ -83,6 +88,11 @@ class Command(BaseCommand):
             raise CommandError("--workers must be at least 1")
         if workers > 1 and settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
             raise CommandError(SHARED_LAYER_REQUIRED % {"n": workers})
+        if server == "uvicorn":
+            try:
+                import uvicorn  # noqa: F401
+            except ImportError as exc:
+                raise CommandError("--server uvicorn needs uvicorn: pip install 'uvicorn[standard]'") from exc
         call_command("migrate", interactive=False, verbosity=0)
         shown = host
         if lan:
@@ -103,15 +113,15 @@ class Command(BaseCommand):
         if demo:
             self.stdout.write(f"Demo teacher login: {DEMO_USER} / {password}")
         self.stdout.write(f"Students join at http://{shown}:{port}/join/")
-        if workers > 1:
-            self.supervise(host, port, workers)
+        if workers > 1 or server != "daphne":
+            self.supervise(host, port, workers, server)
             return
         from daphne.cli import CommandLineInterface
 
         CommandLineInterface().run(["-b", host, "-p", str(port), "config.asgi:application"])
 
-    def supervise(self, host: str, port: int, workers: int) -> None:
-        """Bind the port once, run ``workers`` daphne processes on it, restart any that dies."""
+    def supervise(self, host: str, port: int, workers: int, server: str = "daphne") -> None:
+        """Bind the port once, run ``workers`` server processes on it, restart any that dies."""
         from django.db import connections
 
         connections.close_all()  # the workers open their own
@@ -125,6 +135,9 @@ class Command(BaseCommand):
         listener.set_inheritable(True)
         fd = listener.fileno()
         command = [sys.executable, "-m", "daphne", "--fd", str(fd), "config.asgi:application"]
+        if server == "uvicorn":
+            command = [sys.executable, "-m", "uvicorn", "--fd", str(fd), "--lifespan", "off", "--no-proxy-headers",
+                       "--no-access-log", "--log-level", "warning", "config.asgi:application"]
         stopping = False
 
         def stop(signum, frame):

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -166,6 +167,20 @@ def test_two_workers_one_port_share_a_match(served_env):
         held = asyncio.run(play())
         assert sum(held.values()) >= 12
         assert all(count > 0 for count in held.values()), f"one process held every socket: {held}"
+
+        # a worker that dies is started again, and the port keeps serving
+        os.kill(pids[0], signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            now = worker_pids(server.pid)
+            if len(now) == 2 and pids[0] not in now:
+                break
+            time.sleep(0.2)
+        assert len(now) == 2 and pids[0] not in now and pids[1] in now, now
+        pids = now
+        for _ in range(6):  # both processes answer (one of them the new one)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/join/", timeout=30) as response:
+                assert response.status == 200
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(20)

@@ -36,6 +36,9 @@ What one run does:
   seq) (``lost`` otherwise) and every non-bot action of the log is one that some client sent at
   that seq (``doubled`` otherwise: applied twice, or applied from nowhere). The bench exits 1
   unless both are 0.
+- Ramp-up: the sockets open at random over ``--ramp-up`` seconds (5, or clients/100 when more:
+  10 s for 1,000), for the echo phase and again for the live phase; the live phase is the
+  ramp-up plus ``--seconds``.
 - The load generator: asyncio + ``websockets``, one process driving all its sockets. Its own CPU
   (user+system) is printed as ``generator_cpu_pct`` (of one core). When it nears 100 % it is the
   bottleneck: ``--generators K`` forks K processes, each driving every K-th class (students, echo
@@ -74,7 +77,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BENCH_DB = os.environ.get("BENCH_DB", "qc_bench")  # two benches at once: give each its own
 BENCH_PREFIX = os.environ.get("BENCH_PREFIX", "qcbench")
-RAMP_UP_SECONDS = 5  # students connect over a few seconds, as a class does
+RAMP_UP_SECONDS = 5.0  # students connect over a few seconds, as a class does (--ramp-up)
 CLASS_SIZE = 30
 GAMES = {"quantum-tictactoe": {"seats": 2, "variant": None}, "qtris": {"seats": 2, "variant": "basic"},
          "quantum-poker": {"seats": 4, "variant": None}}
@@ -599,8 +602,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="repeat the run (fresh database each): medians")
     parser.add_argument("--no-teachers", action="store_true", help="no dashboard / projector sockets")
     parser.add_argument("--poker-seats", type=int, default=4, help="seats at a QuantumPoker table")
+    parser.add_argument("--ramp-up", type=float, default=None,
+                        help="seconds over which the sockets open (default: 5, or clients/100 if more)")
     parser.add_argument("--profile", action="store_true", help="py-spy the ASGI processes (bench/profiles/)")
     args = parser.parse_args()
+    global RAMP_UP_SECONDS
+    RAMP_UP_SECONDS = args.ramp_up if args.ramp_up is not None else max(5.0, args.clients / 100)
     env = bench_env()
     os.environ.update(env)
     runs = [one_run(args, env, run + 1) for run in range(args.runs)]

@@ -46,5 +46,7 @@ test: install chromium gettext-tools
 lint: install
 	$(BIN)/ruff check .
 
+# the benches' own requirement (not the app's, not the tests'): py-spy for live_latency --profile
 bench: install
-	$(BIN)/python bench/live_latency.py
+	@[ -x $(BIN)/py-spy ] || $(BIN)/pip install --quiet py-spy
+	$(BIN)/python bench/live_latency.py $(BENCH_ARGS)

@@ -1,27 +1,73 @@
 #!/usr/bin/env python
-"""Live-play latency on the real stack: ASGI server processes (daphne), PostgreSQL, the Redis
-channel layer, and simulated students playing Quantum tic-tac-toe over real WebSockets.
+"""Live-play latency on the real stack: ``manage.py serve --workers N`` (N daphne processes behind
+one port), PostgreSQL, the Redis channel layer, and simulated students playing over real
+WebSockets in realistic classes.
 
-Measures the time from sending an action to receiving its broadcast (the new state), and the
-same round trip against a bare echo socket served by the same server processes (the floor).
-Needs DATABASE_URL (PostgreSQL; a database ``qc_bench`` is made afresh beside it) and REDIS_URL.
+Needs DATABASE_URL (PostgreSQL; a database ``$BENCH_DB``, default ``qc_bench``, is made afresh
+beside it for every run) and REDIS_URL (the keys go under ``$BENCH_PREFIX``, default ``qcbench``).
 
     .venv/bin/python bench/live_latency.py --clients 300 --seconds 40
+    .venv/bin/python bench/live_latency.py --game qtris --clients 300 --workers 2 --runs 3
+    .venv/bin/python bench/live_latency.py --clients 1000 --workers 4 --generators 2
 
-Last line: ``live-latency: clients=N p50_ms=… p99_ms=… floor_p50_ms=… floor_p99_ms=… ratio_p99=…``
+What one run does:
+
+- Classes of 30 students (28 for 4-seat poker tables): per class a ClassSession opened through
+  ``classrooms.services`` (a Classroom of the bench teacher), every student joined through
+  ``services.join`` with a browser session of their own, seated at tables of the game (2 seats;
+  QuantumPoker 4 by default, ``--poker-seats``). Each table has several matches made in advance
+  that its students play one after the other. Per class the teacher has the dashboard socket
+  ``/ws/sessions/<id>/`` and the projector socket ``/ws/sessions/<id>/screen/`` open (a logged-in
+  session cookie), so the per-move dashboard and projector rebuilds are measured too
+  (``--no-teachers`` leaves them out).
+- Floor: first, as many echo sockets as students send a message about every 2 s to
+  ``/ws/echo/`` in the same server processes: the round-trip floor of socket + server.
+- Live: every student opens their match socket, thinks 0.6–1.4 s when it is their turn, sends a
+  random action from their own ``legal`` list and times the round trip until the state with a
+  higher ``seq`` arrives. Latency samples count only acknowledged actions.
+- Server CPU per action: utime+stime (children included) from /proc of the ASGI processes (the
+  serve supervisor and its workers), of every process whose command line starts with
+  ``postgres`` and of ``redis-server``, over the live phase only, divided by the acknowledged
+  actions. PostgreSQL and Redis are the machine's: other work on them is counted too (run on a
+  quiet machine).
+- No lost or doubled moves: every client keeps (match, seq, action) of each action it sent; an
+  action is acknowledged when a state with a higher seq came and no error for that seq. After the
+  run the games' Action log is compared: every acknowledged action is in the log at its (match,
+  seq) (``lost`` otherwise) and every non-bot action of the log is one that some client sent at
+  that seq (``doubled`` otherwise: applied twice, or applied from nowhere). The bench exits 1
+  unless both are 0.
+- Ramp-up: the sockets open at random over ``--ramp-up`` seconds (5, or clients/100 when more:
+  10 s for 1,000), for the echo phase and again for the live phase; the live phase is the
+  ramp-up plus ``--seconds``.
+- The load generator: asyncio + ``websockets``, one process driving all its sockets. Its own CPU
+  (user+system) is printed as ``generator_cpu_pct`` (of one core). When it nears 100 % it is the
+  bottleneck: ``--generators K`` forks K processes, each driving every K-th class (students, echo
+  clients and teacher sockets), which send their samples back over a pipe.
+- ``--runs R``: the whole run R times (fresh database each), the median of p50, p99 and CPU.
+- ``--profile``: py-spy (``make bench`` installs it; ``pip install py-spy``) samples the ASGI
+  processes over the live phase; the top 25 functions by own and by cumulative samples go to
+  ``bench/profiles/<game>-<clients>c-<workers>w-<time>.txt`` (and the raw collapsed stacks
+  beside it).
+
+Last line (parseable): ``live-latency: game=… clients=N workers=W p50_ms=… p99_ms=…
+floor_p99_ms=… cpu_ms_per_action=… lost=0 doubled=0`` (plus a few more key=value pairs).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -31,7 +77,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BENCH_DB = os.environ.get("BENCH_DB", "qc_bench")  # two benches at once: give each its own
 BENCH_PREFIX = os.environ.get("BENCH_PREFIX", "qcbench")
-RAMP_UP_SECONDS = 5  # students connect over a few seconds, as a class does
+RAMP_UP_SECONDS = 5.0  # students connect over a few seconds, as a class does (--ramp-up)
+CLASS_SIZE = 30
+GAMES = {"quantum-tictactoe": {"seats": 2, "variant": None}, "qtris": {"seats": 2, "variant": "basic"},
+         "quantum-poker": {"seats": 4, "variant": None}}
+CLK = os.sysconf("SC_CLK_TCK")
 
 
 def bench_env() -> dict[str, str]:
@@ -40,15 +90,18 @@ def bench_env() -> dict[str, str]:
         sys.exit("live_latency needs PostgreSQL: set DATABASE_URL=postgres://…")
     parts = urlsplit(base)
     env = dict(os.environ)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update({
         "DATABASE_URL": urlunsplit(parts._replace(path="/" + BENCH_DB)),
         "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "CHANNELS_PREFIX": BENCH_PREFIX, "CACHE_PREFIX": BENCH_PREFIX, "ECHO_SOCKET": "1",
         "DEBUG": "0", "SECRET_KEY": "bench-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
         "DB_CONN_MAX_AGE": "60",
         # simulated students open many sockets each and stay quiet between moves
         "SOCKETS_PER_BROWSER": "1000", "SOCKET_IDLE_SECONDS": "3600",
+        "JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE": "100000",
+        "JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE": "100000",
     })
     return env
 
@@ -56,6 +109,10 @@ def bench_env() -> dict[str, str]:
 def recreate_database(env: dict[str, str]) -> None:
     import psycopg
 
+    if "django" in sys.modules:
+        from django.db import connections
+
+        connections.close_all()
     admin = urlunsplit(urlsplit(env["DATABASE_URL"])._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
@@ -63,33 +120,71 @@ def recreate_database(env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
 
 
-def seat_students(pairs: int, matches_per_pair: int) -> list[dict]:
-    """Students (with browser sessions) and their matches, made through the services."""
+def teacher_cookie(user) -> str:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0] if getattr(
+        settings, "AUTHENTICATION_BACKENDS", None) else "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def seat_classes(game: str, clients: int, seats: int, matches_per_table: int) -> tuple[list[dict], list[dict]]:
+    """Classes of students (with browser sessions), their tables and matches, made through the
+    services; returns (students, classes) with the cookies and ids the sockets need."""
     import django
 
     django.setup()
+    from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
-    from games.access import PARTICIPANT_IDS_KEY
+    from classrooms import services
+    from classrooms.models import Classroom, Table
+    from games import services as match_services
 
-    students = []
-    for pair in range(pairs):
-        ids = (2 * pair + 1, 2 * pair + 2)
-        cookies = []
-        for pid in ids:
-            session = SessionStore()
-            session[PARTICIPANT_IDS_KEY] = [pid]
-            session.create()
-            cookies.append(session.session_key)
-        matches = []
-        for _ in range(matches_per_pair):
-            holders = [services.SeatHolder(f"S{pid}", participant_id=pid) for pid in ids]
-            match = services.create_match("quantum-tictactoe", holders)
-            services.start_match(match.pk)
-            matches.append(match.pk)
-        students += [{"cookie": cookies[0], "matches": matches}, {"cookie": cookies[1], "matches": matches}]
-    return students
+    User.objects.filter(username="benchteacher").delete()
+    teacher = User.objects.create_user("benchteacher", password="bench-" + "p" * 20)
+    cookie_of_teacher = teacher_cookie(teacher)
+    per_class = CLASS_SIZE - CLASS_SIZE % seats
+    options = {"table_size": seats} if game == "quantum-poker" else {}
+    students: list[dict] = []
+    classes: list[dict] = []
+    left = clients - clients % seats
+    number = 0
+    while left > 0:
+        size = min(per_class, left)
+        left -= size
+        classroom = Classroom.objects.create(teacher=teacher, name=f"Bench class {len(classes) + 1}")
+        session = services.open_session(classroom, game, variant=GAMES[game]["variant"], options=options,
+                                        max_participants=max(size, 1))
+        classes.append({"session": session.pk, "teacher_cookie": cookie_of_teacher, "index": len(classes)})
+        joined = []
+        for _ in range(size):
+            number += 1
+            browser = SessionStore()
+            participant = services.join(session, f"Student {number}", browser)
+            browser.save()
+            joined.append((participant, browser.session_key))
+        for start in range(0, size, seats):
+            group = joined[start:start + seats]
+            table = services.seat_table(session, [p for p, _ in group], in_order=True)
+            matches = [table.match_id]
+            for extra in range(matches_per_table - 1):  # the next games of this table, made ahead
+                holders = [match_services.SeatHolder(p.display_name, participant_id=p.pk) for p, _ in group]
+                match = match_services.create_match(game, holders, variant=session.variant,
+                                                    options=services.engine_options(session),
+                                                    teacher=teacher, label=f"Table {table.number}.{extra + 2}")
+                Table.objects.create(session=session, number=100 * (extra + 1) + table.number, match=match)
+                matches.append(match.pk)
+            for match_id in matches:
+                match_services.start_match(match_id)
+            students += [{"cookie": cookie, "matches": matches, "class": len(classes) - 1} for _, cookie in group]
+    return students, classes
 
 
 def free_port() -> int:
@@ -98,96 +193,314 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-SERVERS = {
-    "daphne": lambda port: [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                            "config.asgi:application"],
-    "uvicorn": lambda port: [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-                             "--port", str(port), "--ws", "websockets", "--lifespan", "off",
-                             "--log-level", "warning", "--no-access-log"],
-}
+def start_server(env: dict[str, str], workers: int, port: int, server: str = "daphne") -> subprocess.Popen:
+    """``manage.py serve --workers N`` on one port (``--workers 1``: daphne in the one process)."""
+    log = open(f"/tmp/live-latency-{port}.log", "wb")
+    proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--no-demo", "--workers", str(workers),
+                             "--server", server, "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"server exited: {Path(f'/tmp/live-latency-{port}.log').read_text()[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    # every worker up (each imports the app before it accepts)
+    while (workers > 1 or server != "daphne") and len(server_pids(proc.pid)) < workers + 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0 if workers > 1 else 0)
+    return proc
 
 
-def start_servers(env: dict[str, str], workers: int, server: str) -> tuple[list[subprocess.Popen], list[int]]:
-    ports = [free_port() for _ in range(workers)]
-    procs = [subprocess.Popen(SERVERS[server](p), cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(f"/tmp/live-latency-{p}.log", "wb"))
-             for p in ports]
-    for port in ports:
-        for _ in range(200):
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        for pid in server_pids(proc.pid):
             try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-    return procs, ports
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait()
 
 
-HANDSHAKE_RETRIES: list[str] = []
+# --- CPU from /proc ---------------------------------------------------------------------------
+
+def cpu_ticks(pid: int) -> int:
+    """utime + stime + cutime + cstime of one process (0 if it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    fields = stat[stat.rindex(")") + 2:].split()
+    return sum(int(f) for f in fields[11:15])
 
 
-async def open_socket(port: int, path: str, cookie: str | None = None):
+def server_pids(root: int) -> list[int]:
+    pids, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        try:
+            todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+def service_pids() -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {"postgres": [], "redis": []}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        base = cmd.rsplit("/", 1)[-1]
+        if cmd.startswith("postgres") or base.startswith("postgres"):
+            found["postgres"].append(int(entry.name))
+        elif base.startswith("redis-server"):
+            found["redis"].append(int(entry.name))
+    return found
+
+
+def cpu_snapshot(server: int) -> dict[str, dict[int, int]]:
+    groups = {"server": server_pids(server), **service_pids()}
+    return {name: {pid: cpu_ticks(pid) for pid in pids} for name, pids in groups.items()}
+
+
+def cpu_seconds(before: dict, after: dict) -> dict[str, float]:
+    return {name: sum(ticks - before[name].get(pid, 0) for pid, ticks in after[name].items()) / CLK
+            for name in after}
+
+
+# --- the simulated clients (in one or several generator processes) -----------------------------
+
+class Tally:
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.floor: list[float] = []
+        self.errors: list[str] = []
+        self.retries = 0
+        self.sent: list[tuple[int, int, str]] = []  # (match, seq, action json) of every action sent
+        self.acked: list[tuple[int, int, str]] = []
+        self.teacher_messages = 0
+
+    def result(self, cpu: float) -> dict:
+        return {"samples": self.samples, "floor": self.floor, "errors": self.errors, "retries": self.retries,
+                "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu}
+
+
+async def open_socket(port: int, path: str, tally: Tally, cookie: str | None = None):
     """Connect as the browser does: on a failed handshake, retry with backoff (counted)."""
     headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
     for attempt in range(6):
         try:
             return await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
-                                            additional_headers=headers, open_timeout=30, max_queue=None)
-        except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus) as exc:
-            HANDSHAKE_RETRIES.append(type(exc).__name__)
+                                            additional_headers=headers, open_timeout=30, max_queue=None,
+                                            compression=None)
+        except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus):
+            tally.retries += 1
             await asyncio.sleep(0.3 * 2**attempt)
     raise RuntimeError(f"could not connect to {path}")
 
 
-async def next_state(ws, after_seq: int) -> dict:
-    while True:
-        message = json.loads(await ws.recv())
-        if message["type"] == "state" and message["seq"] > after_seq:
-            return message
-        if message["type"] == "error":
-            raise RuntimeError(message["message"])
+def canonical(action) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-async def student(index: int, info: dict, ports: list[int], deadline: float, samples: list[float],
-                  errors: list[str]) -> None:
+async def student(index: int, info: dict, port: int, deadline: float, tally: Tally) -> None:
     rng = random.Random(index)
-    port = ports[index % len(ports)]
     await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
     for match_id in info["matches"]:
         if time.monotonic() > deadline:
             return
-        async with await open_socket(port, f"/ws/matches/{match_id}/", info["cookie"]) as ws:
-            state = await next_state(ws, -1)
-            while state["outcome"] is None and time.monotonic() < deadline + 5:
-                if state["legal"]:
-                    await asyncio.sleep(rng.uniform(0.6, 1.4))  # thinking: each student acts about every 2 s
-                    sent = time.perf_counter()
-                    await ws.send(json.dumps({"type": "act", "seq": state["seq"], "action": rng.choice(state["legal"])}))
-                    try:
-                        state = await asyncio.wait_for(next_state(ws, state["seq"]), 30)
-                    except (TimeoutError, RuntimeError, websockets.exceptions.ConnectionClosed) as exc:
-                        errors.append(f"acting: {type(exc).__name__} {exc}")
-                        return
-                    samples.append((time.perf_counter() - sent) * 1000)
-                else:
-                    try:
-                        state = await asyncio.wait_for(next_state(ws, state["seq"]), 60)
-                    except (TimeoutError, RuntimeError, websockets.exceptions.ConnectionClosed) as exc:
-                        if time.monotonic() < deadline + 5:  # later, the opponent has simply stopped
-                            errors.append(f"waiting: {type(exc).__name__} {exc}")
-                        return
+        try:
+            ws = await open_socket(port, f"/ws/matches/{match_id}/", tally, info["cookie"])
+        except RuntimeError as exc:
+            tally.errors.append(f"connect: {exc}")
+            return
+        async with ws:
+            await play_match(ws, match_id, rng, deadline, tally)
 
 
-async def echo_client(index: int, port: int, deadline: float, samples: list[float]) -> None:
+async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tally: Tally) -> None:
+    state: dict | None = None
+    pending: dict[int, tuple[str, float]] = {}  # seq -> (action, sent at)
+    answered: dict[int, float] = {}  # seq -> round trip, until no error comes for it
+    last_sent_seq = -1
+
+    def take(message: dict) -> None:
+        nonlocal state
+        if message["type"] == "state":
+            if state is None or message["seq"] > state["seq"]:
+                state = message
+            for seq in [s for s in pending if message["seq"] > s]:
+                action, sent = pending.pop(seq)
+                answered[seq] = (time.perf_counter() - sent) * 1000
+                tally.acked.append((match_id, seq, action))
+        elif message["type"] == "error":
+            seq = message.get("seq")
+            if message.get("code") != "stale":
+                tally.errors.append(f"error {message.get('code')}: {message.get('message')}")
+            if seq in pending:
+                pending.pop(seq)
+            elif seq in answered:  # the state that came was someone else's move: not ours
+                answered.pop(seq)
+                action = next(a for m, s, a in reversed(tally.acked) if m == match_id and s == seq)
+                tally.acked.remove((match_id, seq, action))
+
+    async def receive(timeout: float) -> bool:
+        try:
+            take(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
+            return True
+        except TimeoutError:
+            return False
+
+    try:
+        if not await receive(30) or state is None:
+            tally.errors.append("no state in 30 s after opening the socket")
+            return
+        while state["outcome"] is None and time.monotonic() < deadline:
+            if state["legal"] and state["seq"] > last_sent_seq and not pending:
+                await asyncio.sleep(rng.uniform(0.6, 1.4))  # thinking: each student acts about every 2 s
+                while await receive(0.001):  # what came meanwhile (the other player's move)
+                    pass
+                if not (state["legal"] and state["seq"] > last_sent_seq) or state["outcome"] is not None:
+                    continue
+                action = rng.choice(state["legal"])
+                last_sent_seq = state["seq"]
+                pending[last_sent_seq] = (canonical(action), time.perf_counter())
+                tally.sent.append((match_id, last_sent_seq, canonical(action)))
+                await ws.send(json.dumps({"type": "act", "seq": last_sent_seq, "action": action}))
+            elif not await receive(30 if pending else max(0.05, min(60.0, deadline - time.monotonic()))):
+                if pending:
+                    tally.errors.append("no answer in 30 s")
+                elif time.monotonic() < deadline:
+                    tally.errors.append("waited 60 s for a move")
+                break  # (past the deadline the others have simply stopped)
+        end = time.monotonic() + 1.5  # late answers (an error for the last action) still count
+        while time.monotonic() < end and await receive(max(0.01, end - time.monotonic())):
+            pass
+    except websockets.exceptions.ConnectionClosed as exc:
+        tally.errors.append(f"closed: {exc}")
+    tally.samples += answered.values()
+
+
+async def teacher_socket(port: int, path: str, cookie: str, deadline: float, tally: Tally) -> None:
+    try:
+        ws = await open_socket(port, path, tally, cookie)
+    except RuntimeError as exc:
+        tally.errors.append(f"teacher connect: {exc}")
+        return
+    async with ws:
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    await asyncio.wait_for(ws.recv(), max(0.05, deadline - time.monotonic()))
+                    tally.teacher_messages += 1
+                except TimeoutError:
+                    pass
+        except websockets.exceptions.ConnectionClosed as exc:
+            tally.errors.append(f"teacher socket closed: {exc}")
+
+
+async def echo_client(index: int, port: int, deadline: float, tally: Tally) -> None:
     rng = random.Random(10_000 + index)
     await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
-    async with await open_socket(port, "/ws/echo/") as ws:
+    async with await open_socket(port, "/ws/echo/", tally) as ws:
         while time.monotonic() < deadline:
             payload = json.dumps({"type": "act", "seq": index, "action": {"squares": [1, 2]}})
             sent = time.perf_counter()
             await ws.send(payload)
             await ws.recv()
-            samples.append((time.perf_counter() - sent) * 1000)
+            tally.floor.append((time.perf_counter() - sent) * 1000)
             await asyncio.sleep(rng.uniform(1.5, 2.5))
+
+
+def to_monotonic(wall: float) -> float:
+    return time.monotonic() + (wall - time.time())
+
+
+async def drive(share: dict, port: int, live_start: float, live_end: float, teachers: bool) -> dict:
+    """One generator's share: echo clients until ``live_start`` (wall clock), then the students
+    (and teacher sockets) until ``live_end``."""
+    tally = Tally()
+    echo_deadline = to_monotonic(live_start) - 0.5
+    await asyncio.gather(*(echo_client(i, port, echo_deadline, tally) for i in share["echo"]))
+    await asyncio.sleep(max(0.0, live_start - time.time()))
+    cpu0 = time.process_time()
+    deadline = to_monotonic(live_end)
+    jobs = [student(i, s, port, deadline, tally) for i, s in share["students"]]
+    if teachers:
+        for c in share["classes"]:
+            for suffix in ("", "screen/"):
+                jobs.append(teacher_socket(port, f"/ws/sessions/{c['session']}/{suffix}", c["teacher_cookie"],
+                                           deadline, tally))
+    await asyncio.gather(*jobs)
+    return tally.result(time.process_time() - cpu0)
+
+
+def generator(share: dict, port: int, live_start: float, live_end: float, teachers: bool, conn) -> None:
+    conn.send(asyncio.run(drive(share, port, live_start, live_end, teachers)))
+    conn.close()
+
+
+def shares(students: list[dict], classes: list[dict], k: int) -> list[dict]:
+    out = [{"students": [], "classes": [], "echo": []} for _ in range(k)]
+    for c in classes:
+        out[c["index"] % k]["classes"].append(c)
+    for i, s in enumerate(students):
+        out[s["class"] % k]["students"].append((i, s))
+        out[s["class"] % k]["echo"].append(i)
+    return out
+
+
+# --- checks against the database, profile -----------------------------------------------------
+
+def check_log(sent: list, acked: list) -> tuple[int, int]:
+    from games.models import Action
+
+    sent_at = defaultdict(set)
+    for match_id, seq, action in sent:
+        sent_at[(match_id, seq)].add(action)
+    logged = {}
+    doubled = 0
+    for match_id, seq, action, by_bot, timed_out in Action.objects.values_list(
+            "match_id", "seq", "action", "by_bot", "timed_out"):
+        logged[(match_id, seq)] = canonical(action)
+        if not (by_bot or timed_out) and canonical(action) not in sent_at.get((match_id, seq), ()):
+            doubled += 1
+    lost = sum(1 for match_id, seq, action in set(acked) if logged.get((match_id, seq)) != action)
+    lost += len(acked) - len(set(acked))  # one send acknowledged twice
+    return lost, doubled
+
+
+def summarise_profile(raw: Path, out: Path) -> None:
+    own, cum = Counter(), Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [f for f in stack.split(";") if not f.startswith(("process ", "thread "))]
+        if not frames:
+            continue
+        own[frames[-1]] += n
+        for frame in set(frames):
+            cum[frame] += n
+    lines = [f"py-spy samples of the ASGI processes over the live phase: {total}", "",
+             "top 25 by own samples (% of all)"]
+    lines += [f"{100 * n / total:6.2f}%  {frame}" for frame, n in own.most_common(25)]
+    lines += ["", "top 25 by cumulative samples (% of all)"]
+    lines += [f"{100 * n / total:6.2f}%  {frame}" for frame, n in cum.most_common(25)]
+    out.write_text("\n".join(lines) + "\n")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -195,52 +508,121 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(clients: int, seconds: float, ports: list[int], students: list[dict]) -> tuple[list, list, list]:
-    floor: list[float] = []
-    deadline = time.monotonic() + RAMP_UP_SECONDS + seconds / 2
-    await asyncio.gather(*(echo_client(i, ports[i % len(ports)], deadline, floor) for i in range(clients)))
-    live: list[float] = []
-    errors: list[str] = []
-    deadline = time.monotonic() + RAMP_UP_SECONDS + seconds
-    await asyncio.gather(*(student(i, s, ports, deadline, live, errors) for i, s in enumerate(students)))
-    return live, floor, errors
+def one_run(args, env: dict[str, str], run: int) -> dict:
+    recreate_database(env)
+    seats = args.poker_seats if args.game == "quantum-poker" else GAMES[args.game]["seats"]
+    matches_per_table = max(2, int(args.seconds / 8) + 2)
+    students, classes = seat_classes(args.game, args.clients, seats, matches_per_table)
+    from django.db import connections
+
+    connections.close_all()
+    port = free_port()
+    server = start_server(env, args.workers, port, args.server)
+    profiler = None
+    try:
+        floor_seconds = RAMP_UP_SECONDS + max(5.0, args.seconds / 2)
+        live_start = time.time() + floor_seconds
+        live_end = live_start + RAMP_UP_SECONDS + args.seconds
+        ctx = multiprocessing.get_context("fork")
+        pipes, procs = [], []
+        for share in shares(students, classes, args.generators):
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=generator, args=(share, port, live_start, live_end, not args.no_teachers, child))
+            proc.start()
+            pipes.append(parent)
+            procs.append(proc)
+        time.sleep(max(0.0, live_start - time.time()))
+        before = cpu_snapshot(server.pid)
+        if args.profile:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            raw = ROOT / "bench" / "profiles" / f"{args.game}-{args.clients}c-{args.workers}w-{stamp}-run{run}.collapsed"
+            raw.parent.mkdir(exist_ok=True)
+            profiler = subprocess.Popen([shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy")),
+                                         "record", "--pid", str(server.pid), "--subprocesses", "--format", "raw",
+                                         "--rate", "50", "--nonblocking", "-o", str(raw),
+                                         "--duration", str(int(RAMP_UP_SECONDS + args.seconds))],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        results = [p.recv() for p in pipes]
+        after = cpu_snapshot(server.pid)
+        live_seconds = time.time() - live_start
+        for proc in procs:
+            proc.join()
+        if profiler is not None:
+            profiler.wait(60)
+            summary = raw.with_suffix(".txt")
+            summarise_profile(raw, summary)
+            print(f"profile: {summary.relative_to(ROOT)}")
+    finally:
+        stop_server(server)
+    merged = Tally()
+    cpu_generators = 0.0
+    for r in results:
+        merged.samples += r["samples"]
+        merged.floor += r["floor"]
+        merged.errors += r["errors"]
+        merged.retries += r["retries"]
+        merged.sent += r["sent"]
+        merged.acked += r["acked"]
+        merged.teacher_messages += r["teacher_messages"]
+        cpu_generators += r["cpu"]
+    lost, doubled = check_log(merged.sent, merged.acked)
+    cpu = cpu_seconds(before, after)
+    actions = max(1, len(merged.acked))
+    per_action = {name: 1000 * seconds / actions for name, seconds in cpu.items()}
+    for error, n in Counter(merged.errors).most_common(5):
+        print(f"  error x{n}: {error}")
+    if not merged.samples or not merged.floor:
+        sys.exit(f"no samples (errors: {merged.errors[:3]})")
+    out = {
+        "p50": statistics.median(merged.samples), "p99": percentile(merged.samples, 0.99),
+        "f50": statistics.median(merged.floor), "f99": percentile(merged.floor, 0.99),
+        "cpu": sum(per_action.values()), "lost": lost, "doubled": doubled, "errors": len(merged.errors),
+        "students": len(students),
+    }
+    print(f"run {run}: actions={len(merged.acked)} sent={len(merged.sent)} errors={len(merged.errors)} "
+          f"echo_round_trips={len(merged.floor)} classes={len(classes)} teacher_messages={merged.teacher_messages} "
+          f"actions_per_s={len(merged.acked) / live_seconds:.1f} handshake_retries={merged.retries} "
+          f"p50_ms={out['p50']:.1f} p99_ms={out['p99']:.1f} floor_p99_ms={out['f99']:.1f}")
+    print(f"  cpu ms/action: server={per_action['server']:.2f} postgres={per_action['postgres']:.2f} "
+          f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; generator_cpu_pct="
+          f"{100 * cpu_generators / live_seconds / args.generators:.0f} (per generator, {args.generators} of them) "
+          f"lost={lost} doubled={doubled}")
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--clients", type=int, default=300)
-    parser.add_argument("--seconds", type=float, default=40)
-    parser.add_argument("--workers", type=int, default=2, help="ASGI server processes")
-    parser.add_argument("--server", choices=sorted(SERVERS), default="daphne")
+    parser.add_argument("--game", choices=sorted(GAMES), default="quantum-tictactoe")
+    parser.add_argument("--clients", type=int, default=300, help="simulated students")
+    parser.add_argument("--seconds", type=float, default=40, help="length of the live phase (after ramp-up)")
+    parser.add_argument("--workers", type=int, default=2, help="ASGI processes (manage.py serve --workers)")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne",
+                        help="serve --server: the ASGI server of each worker")
+    parser.add_argument("--generators", type=int, default=1, help="load-generator processes")
+    parser.add_argument("--runs", type=int, default=1, help="repeat the run (fresh database each): medians")
+    parser.add_argument("--no-teachers", action="store_true", help="no dashboard / projector sockets")
+    parser.add_argument("--poker-seats", type=int, default=4, help="seats at a QuantumPoker table")
+    parser.add_argument("--ramp-up", type=float, default=None,
+                        help="seconds over which the sockets open (default: 5, or clients/100 if more)")
+    parser.add_argument("--profile", action="store_true", help="py-spy the ASGI processes (bench/profiles/)")
     args = parser.parse_args()
+    global RAMP_UP_SECONDS
+    RAMP_UP_SECONDS = args.ramp_up if args.ramp_up is not None else max(5.0, args.clients / 100)
     env = bench_env()
     os.environ.update(env)
-    recreate_database(env)
-    matches_per_pair = max(2, int(args.seconds / 8) + 2)
-    students = seat_students(args.clients // 2, matches_per_pair)
-    procs, ports = start_servers(env, args.workers, args.server)
-    try:
-        live, floor, errors = asyncio.run(run(len(students), args.seconds, ports, students))
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-    for error in sorted(set(errors))[:5]:
-        print("error:", error)
-    if not live or not floor:
-        sys.exit(f"no samples (errors: {errors[:3]})")
-    p50, p99 = statistics.median(live), percentile(live, 0.99)
-    f50, f99 = statistics.median(floor), percentile(floor, 0.99)
-    print(f"actions={len(live)} errors={len(errors)} echo_round_trips={len(floor)} workers={args.workers} server={args.server} "
-          f"seconds={args.seconds:g} actions_per_s={len(live) / args.seconds:.1f} "
-          f"handshake_retries={len(HANDSHAKE_RETRIES)}")
-    print(f"live-latency: clients={len(students)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
-          f"floor_p50_ms={f50:.1f} floor_p99_ms={f99:.1f} ratio_p99={p99 / f99:.2f}")
+    runs = [one_run(args, env, run + 1) for run in range(args.runs)]
+    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu")}
+    lost, doubled = sum(r["lost"] for r in runs), sum(r["doubled"] for r in runs)
+    errors = sum(r["errors"] for r in runs)
+    if args.runs > 1:
+        print("runs p99_ms: " + " ".join(f"{r['p99']:.1f}" for r in runs)
+              + "  cpu_ms_per_action: " + " ".join(f"{r['cpu']:.2f}" for r in runs))
+    print(f"live-latency: game={args.game} clients={runs[0]['students']} workers={args.workers} server={args.server} "
+          f"p50_ms={med['p50']:.1f} p99_ms={med['p99']:.1f} floor_p50_ms={med['f50']:.1f} "
+          f"floor_p99_ms={med['f99']:.1f} ratio_p99={med['p99'] / med['f99']:.2f} "
+          f"cpu_ms_per_action={med['cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")
+    if lost or doubled:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

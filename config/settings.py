@@ -131,9 +131,12 @@ if REDIS_URL:
                 # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
                 # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.
                 # retry_on_error: after a Redis restart each pooled connection is dead; without it
-                # its first command fails ("Connection closed by server") and drops a live socket
+                # its first command fails ("Connection closed by server") and drops a live socket.
+                # redis-py 8 caps an asyncio pool at 100 connections and then RAISES (it does not
+                # wait): 1,000 students opening sockets at once made group_add fail (bench). Raised.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30,
-                           "retry_on_error": [RedisConnectionError]}],
+                           "retry_on_error": [RedisConnectionError],
+                           "max_connections": int(os.environ.get("CHANNELS_REDIS_MAX_CONNECTIONS", "1000"))}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "qc"),
             },
         }

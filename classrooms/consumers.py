@@ -13,19 +13,24 @@ from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from config.language import ReaderLanguageMixin
-from games import limits
+from games import limits, state_cache
 from games.consumers import encode
 from games.errors import AppError
+from games.snapshot import Snapshot
 from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
-COALESCE_SECONDS = 0.5  # a session socket rebuilds its payload for changes at most this often
+# a session socket rebuilds its payload for changes at most this often: the dashboard once a
+# second, the projector (standings and moments, read from across the room) every two seconds
+COALESCE_SECONDS = 1.0
+SCREEN_COALESCE_SECONDS = 2.0
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync",
             "pause_all", "resume_all", "finish_in", "move_clock",
             "next_round"}
 
 
 class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
+    coalesce_seconds = COALESCE_SECONDS
     session_id: int | None = None
     is_teacher = False
     participant_id: int | None = None
@@ -87,6 +92,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
     async def session_changed(self, event: dict) -> None:
         if event.get("teacher_only") and not self.is_teacher:
             return
+        remember_snapshot(event)
         await self.payload_soon()
 
     async def payload_soon(self) -> None:
@@ -96,7 +102,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
         but a class moving at 15 tables costs a dashboard about two rebuilds a second, not 15."""
         if self.coalesce_timer is not None:
             return  # a rebuild is already due; it will read this change too
-        wait = self.last_payload_at + COALESCE_SECONDS - asyncio.get_running_loop().time()
+        wait = self.last_payload_at + self.coalesce_seconds - asyncio.get_running_loop().time()
         if wait <= 0:
             await self.send_payload()
         else:
@@ -136,6 +142,15 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketCons
         await asyncio.sleep(delay)
         self.finish_timer = None
         await self.send_payload()
+
+
+def remember_snapshot(event: dict) -> None:
+    """A move's match state, carried by the change's message: this process's rebuild reads it
+    from the state cache instead of replaying the table's whole log (the move may have been made
+    in another process)."""
+    if event.get("snapshot"):
+        snap = Snapshot.from_message(event["snapshot"])
+        state_cache.put(snap.match, snap.seed, snap.seq, snap.state)
 
 
 def _is_ping(text_data: str | None) -> bool:
@@ -241,6 +256,8 @@ class ScreenConsumer(SessionConsumer):
     It is sent ``selectors.screen_payload`` (public facts only) after every change of the
     session, the moves at the tables included; every command is refused."""
 
+    coalesce_seconds = SCREEN_COALESCE_SECONDS
+
     def admits(self, is_teacher: bool, participant_id: int | None) -> bool:
         return is_teacher
 
@@ -253,6 +270,7 @@ class ScreenConsumer(SessionConsumer):
                                                            "the dashboard.")).as_message())
 
     async def session_changed(self, event: dict) -> None:
+        remember_snapshot(event)
         await self.payload_soon()
 
     async def send_payload(self) -> None:

@@ -141,7 +141,8 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise AppError("stale", _("Someone else's move was recorded first; it was not applied.")) from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
-    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished),
+    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
+                                                     snapshot=applied.snapshot),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
     return applied
 
@@ -251,7 +252,8 @@ def enforce_time(match_id: int, seq: int | None = None) -> Applied | None:
         match.save(update_fields=["seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS])
         applied.snapshot = snapshot(match, state, seats)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
-    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished),
+    transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
+                                                     snapshot=applied.snapshot),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
     return applied
 

@@ -69,3 +69,52 @@ def test_close_moves_reach_the_dashboard_and_projector_in_fewer_payloads_ending_
     assert screens and len(screens) < moves
     last_screen = screens[-1]
     assert last_screen["type"] == "screen" and last_screen.get("phase") == "play"
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_moves_session_message_carries_its_state_so_another_process_rebuilds_no_log(classroom):
+    """The dashboard's process may not be the one that applied the move: the change's message
+    carries the match's state (server-side), so the rebuild reads no action log."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classrooms import selectors, services
+    from classrooms.broadcast import session_group
+    from classrooms.consumers import remember_snapshot
+    from classrooms.models import Participant
+    from games import services as match_services
+    from games import state_cache
+    from games.engines import get_game
+    from games.models import Match
+    from games.selectors import current_state
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    for name in ("Ada", "Bo"):
+        Participant.objects.create(session=session, display_name=name)
+    services.auto_pair(session)
+    services.start_all(session)
+    match = Match.objects.get(table__session=session)
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(session_group(session.pk), channel)
+    game, state = get_game(match.game), current_state(match)
+    seat = game.to_act(state)[0]
+    match_services.submit_action(match.pk, seat, match.seq, game.legal_actions(state, seat)[0])
+    message = async_to_sync(layer.receive)(channel)
+    assert message["type"] == "session.changed" and message["teacher_only"]
+    assert message["snapshot"]["seq"] == 1
+
+    def log_reads() -> list[str]:
+        state_cache.clear()  # as in a process that has not seen the move
+        remember(message)
+        with CaptureQueriesContext(connection) as queries:
+            assert selectors.dashboard_payload(session)["tables"][0]["moves"] == 1
+        return [q["sql"] for q in queries.captured_queries if "games_action" in q["sql"]]
+
+    remember = remember_snapshot
+    assert not log_reads(), "the table's log was replayed"
+    remember = lambda message: None  # noqa: E731 (without the state carried: the log is read)
+    assert log_reads()

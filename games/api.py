@@ -18,6 +18,7 @@ from games.errors import AppError
 from games.models import Match
 from games.selectors import match_payload, replay_frames, seat_payload
 
+
 class GameSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()

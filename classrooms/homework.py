@@ -36,7 +36,7 @@ from classrooms.models import (
     Participant,
     Table,
 )
-from classrooms.progress import _rows_for
+from classrooms.progress import game_rows
 from games import services as match_services
 from games.access import LOBBY_URL_KEY
 from games.bots import bot_levels, resolve_level
@@ -205,7 +205,7 @@ def state_word(state: str) -> str:
 def _games_by_member(assignment: Assignment, members) -> dict[int, list[dict]]:
     participants = list(Participant.objects.filter(session=assignment.session, member__in=list(members)))
     by_member: dict[int, list[dict]] = {}
-    for row in _rows_for(participants):
+    for row in game_rows(participants):
         row["late"] = row["date"] > assignment.due_at
         by_member.setdefault(row["member"], []).append(row)
     return by_member

@@ -35,7 +35,7 @@ def _week_of(moment: datetime.datetime) -> datetime.date:
     return day - datetime.timedelta(days=day.weekday())
 
 
-def _rows_for(participants: list[Participant]) -> list[dict]:
+def game_rows(participants: list[Participant]) -> list[dict]:
     """One row per finished game of the given participants, oldest first."""
     by_id = {p.pk: p for p in participants}
     if not by_id:
@@ -106,7 +106,7 @@ def weekly(rows: list[dict]) -> list[dict]:
 def member_progress(member) -> dict:
     """One class member: their games (oldest first), totals and weeks."""
     participants = list(Participant.objects.filter(member=member))
-    rows = _rows_for(participants)
+    rows = game_rows(participants)
     return {"member": member, "games": rows, "totals": totals(rows), "weeks": weekly(rows),
             "exercises": sorted({r["exercise_name"] for r in rows if r["solved"]}, key=str.casefold)}
 
@@ -116,7 +116,7 @@ def class_progress(classroom, members) -> dict:
     the class's weeks and every game row (for the CSV)."""
     members = list(members)
     participants = list(Participant.objects.filter(member__in=members))
-    rows = _rows_for(participants)
+    rows = game_rows(participants)
     per_member: dict[int, list[dict]] = defaultdict(list)
     for r in rows:
         per_member[r["member"]].append(r)

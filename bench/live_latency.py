@@ -45,7 +45,8 @@ What one run does:
   clients and teacher sockets), which send their samples back over a pipe.
 - ``--runs R``: the whole run R times (fresh database each), the median of p50, p99 and CPU.
 - ``--profile``: py-spy (``make bench`` installs it; ``pip install py-spy``) samples the ASGI
-  processes over the live phase; the top 25 functions by own and by cumulative samples go to
+  processes over the live phase, only threads holding the GIL (``--gil``: Python's CPU, not its
+  waits on PostgreSQL or Redis); the top 25 functions by own and by cumulative samples go to
   ``bench/profiles/<game>-<clients>c-<workers>w-<time>.txt`` (and the raw collapsed stacks
   beside it).
 
@@ -539,7 +540,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
             raw.parent.mkdir(exist_ok=True)
             profiler = subprocess.Popen([shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy")),
                                          "record", "--pid", str(server.pid), "--subprocesses", "--format", "raw",
-                                         "--rate", "50", "--nonblocking", "-o", str(raw),
+                                         "--rate", "50", "--nonblocking", "--gil", "-o", str(raw),
                                          "--duration", str(int(RAMP_UP_SECONDS + args.seconds))],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = [p.recv() for p in pipes]

@@ -112,10 +112,12 @@ def test_whose_turn_is_shown_by_more_than_colour(chromium, server, teacher):
     ada = page_for(chromium, server, table.students[0], table.match_id)
     acting = ada.locator(".player[data-seat='0']")
     expect(acting).to_have_attribute("aria-current", "true")
-    assert ada.evaluate("(e) => getComputedStyle(e, '::before').content", acting.element_handle()) == '"▶ "'
+    # (evaluated on the element as it is now: a new state re-renders the players, and a handle
+    # taken before that is detached, with no computed style)
+    assert acting.evaluate("(e) => getComputedStyle(e, '::before').content") == '"▶ "'
     waiting = ada.locator(".player[data-seat='1']")
     assert waiting.get_attribute("aria-current") is None
-    assert ada.evaluate("(e) => getComputedStyle(e, '::before').content", waiting.element_handle()) == "none"
+    assert waiting.evaluate("(e) => getComputedStyle(e, '::before').content") == "none"
     # X and O are letters, not colours; the squares' names say what is on them
     ada.locator("g.cell[data-square='1']").click()
     ada.locator("g.cell[data-square='2']").click()

@@ -126,7 +126,7 @@ if REDIS_URL:
         "default": {
             # (the Pub/Sub layer measured slower here: bench/live_latency.py; CHANNEL_LAYER_BACKEND
             # switches it for a try)
-            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer"),
+            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "config.layers.OutageAwareRedisChannelLayer"),
             "CONFIG": {
                 # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
                 # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.

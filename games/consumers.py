@@ -35,6 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config.language import ReaderLanguageMixin
+from config.layers import CLOSE_UNAVAILABLE, LayerOutageMixin
 from games import limits, pace, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
@@ -66,11 +67,10 @@ def in_db_pool(func):
 log = logging.getLogger(__name__)
 
 
-CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) failed: the page reconnects and reads the state afresh
 ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it has passed
 
 
-class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, AsyncWebsocketConsumer):
+class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, AsyncWebsocketConsumer):
     access: MatchAccess | None = None
     last_seq = -1
     clock_timer: asyncio.Task | None = None

@@ -326,18 +326,26 @@ def match_page(chromium, server, student: Student, match_id: int):
     return page
 
 
+def three_matches_and_a_page(stack, chromium):
+    """Four tables of eight students: three played by socket clients, the fourth by a real page
+    whose student has the move (and the page's match id)."""
+    from playwright.sync_api import expect
+
+    tables = open_tables(stack.server, 8)
+    assert len(tables) == 4
+    page = match_page(chromium, stack.server, tables[3].students[0], tables[3].match_id)
+    expect(page.locator("#turn.mine")).to_be_visible()
+    return [Match(t) for t in tables[:3]], page, tables[3].match_id
+
+
 @pytest.mark.browser
 def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
     from playwright.sync_api import expect
 
     stack = faults_stack
-    tables = open_tables(stack.server, 8)
-    assert len(tables) == 4
-    matches = [Match(t) for t in tables[:3]]
     # the fourth match is played in a real page: it says so while reconnecting, and a click then
     # is refused at once ("try again"), not kept to be sent later on a board that may be old by then
-    page = match_page(chromium, stack.server, tables[3].students[0], tables[3].match_id)
-    expect(page.locator("#turn.mine")).to_be_visible()
+    matches, page, on_page = three_matches_and_a_page(stack, chromium)
     started = time.monotonic()
 
     async def scenario():
@@ -360,10 +368,10 @@ def test_redis_restarted_in_the_middle_of_live_matches(faults_stack, chromium):
     expect(page.locator("#error")).to_contain_text("reconnecting, try again")
     expect(page.locator("#conn")).to_have_text("live", timeout=20_000)  # back by itself
     before, down_at, back_at = running.result(timeout=60)
-    assert action_log(stack, [tables[3].match_id])[tables[3].match_id] == []  # the refused click stayed refused
+    assert action_log(stack, [on_page])[on_page] == []  # the refused click stayed refused
     click_a_move(page)  # tried again, now applied
     expect(page.locator("#turn.mine")).to_have_count(0)
-    assert len(action_log(stack, [tables[3].match_id])[tables[3].match_id]) == 1
+    assert len(action_log(stack, [on_page])[on_page]) == 1
     assert all(n >= 2 for n in before), before  # moves were flowing when Redis went away
     for match in matches:
         # the sockets of every page closed with Redis (their group gone) and reopened afterwards
@@ -396,12 +404,8 @@ def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack, chromi
     from playwright.sync_api import expect
 
     stack = faults_stack
-    tables = open_tables(stack.server, 8)
-    assert len(tables) == 4
-    matches = [Match(t) for t in tables[:3]]
     # the fourth match is played in a real page: a click while the database is down is answered
-    page = match_page(chromium, stack.server, tables[3].students[0], tables[3].match_id)
-    expect(page.locator("#turn.mine")).to_be_visible()
+    matches, page, on_page = three_matches_and_a_page(stack, chromium)
     down, clicked = threading.Event(), threading.Event()
     started = time.monotonic()
     rest: dict = {}
@@ -445,7 +449,7 @@ def test_postgresql_restarted_in_the_middle_of_live_matches(faults_stack, chromi
     # the same click once the database is back is applied: the page's turn passes to the other player
     click_a_move(page)
     expect(page.locator("#turn.mine")).to_have_count(0)
-    assert action_log(stack, [tables[3].match_id])[tables[3].match_id] != []
+    assert action_log(stack, [on_page])[on_page] != []
     assert all(n >= 2 for n in before), before
     assert rest["status"] == 503 and rest["body"]["code"] == "unavailable", rest
     during = [m for match in matches for m in match.moves if down_at + 0.5 < m.sent_at < back_at]

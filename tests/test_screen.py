@@ -16,7 +16,7 @@ from classrooms import selectors, services
 from classrooms.models import ClassSession, Participant
 from games.models import Action, Match
 from games.moments import recent_moments
-from tests.support.clients import Student, Teacher, receive, run_async
+from tests.support.clients import Student, Teacher, receive, run_async, students_joined
 from tests.support.rounds import play_out
 from tests.support.tables import TEACHER
 
@@ -212,9 +212,7 @@ def test_the_screen_socket_is_the_teachers_read_only_and_follows_the_moves(serve
     owner = Teacher(server)
     owner.login(*TEACHER)
     session = owner.open_session("quantum-tictactoe")
-    students = [Student(server), Student(server)]
-    for student, name in zip(students, ("Ada", "Bo"), strict=True):
-        assert student.join(session["join_code"], name).status_code == 302
+    students = students_joined(server, session["join_code"])
     path = f"/ws/sessions/{session['id']}/screen/"
 
     async def scenario():

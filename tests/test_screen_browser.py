@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games.models import Match
 from tests.support.axe import assert_no_serious_violations
 from tests.support.browser import log_in
-from tests.support.clients import Student, Teacher
+from tests.support.clients import Student, Teacher, students_joined
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -50,9 +50,7 @@ def test_the_projector_follows_the_lesson_from_join_code_to_podium(chromium, ser
     assert controls.count() <= 1 and all(c.get_attribute("id") == "screen-fullscreen" for c in controls.all())
     check_state(screen, "lobby")
 
-    students = [Student(server), Student(server)]
-    for student, name in zip(students, ("Ada", "Bo"), strict=True):
-        assert student.join(session["join_code"], name).status_code == 302
+    students = students_joined(server, session["join_code"])
     expect(screen.locator("#screen-joined")).to_have_text("2 students have joined")   # live, no reload
 
     assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200

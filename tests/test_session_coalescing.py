@@ -9,7 +9,7 @@ import json
 import pytest
 
 from classrooms.consumers import COALESCE_SECONDS
-from tests.support.clients import Student, Teacher, receive, run_async
+from tests.support.clients import Teacher, receive, run_async, students_joined
 from tests.support.tables import TEACHER
 
 MOVES = 8
@@ -32,9 +32,7 @@ def test_close_moves_reach_the_dashboard_and_projector_in_fewer_payloads_ending_
     owner = Teacher(server)
     owner.login(*TEACHER)
     session = owner.open_session("quantum-tictactoe")
-    students = [Student(server), Student(server)]
-    for student, name in zip(students, ("Ada", "Bo"), strict=True):
-        assert student.join(session["join_code"], name).status_code == 302
+    students = students_joined(server, session["join_code"])
     assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
     match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
     seat = {c.api("GET", f"/api/matches/{match_id}/").json()["seat"]: c for c in students}

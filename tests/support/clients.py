@@ -59,6 +59,14 @@ class Student(WebClient):
         return self.post_form("/join/", {"code": code, "name": name})
 
 
+def students_joined(server, code: str, names=("Ada", "Bo")) -> list[Student]:
+    """Students who joined the session of ``code`` by name, one browser each."""
+    students = [Student(server) for _ in names]
+    for student, name in zip(students, names, strict=True):
+        assert student.join(code, name).status_code == 302
+    return students
+
+
 async def receive(ws, kind: str = "state", timeout: float = 10.0, where=None) -> dict:
     """The next message of ``kind`` (optionally satisfying ``where``)."""
     async def wait():

@@ -118,6 +118,7 @@ class Page:
         self.state: dict | None = None
         self.ws = None
         self.generation = 0  # connections opened so far
+        self.state_generation = 0  # the connection the newest state came on
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.stopped = False
         self.opened_at: list[float] = []
@@ -134,7 +135,7 @@ class Page:
                 async for raw in self.ws:
                     message = json.loads(raw)
                     if message.get("type") == "state" and (self.state is None or message["seq"] >= self.state["seq"]):
-                        self.state = message
+                        self.state, self.state_generation = message, self.generation
                     self.inbox.put_nowait((self.generation, message))
             except asyncio.CancelledError:
                 raise
@@ -192,6 +193,8 @@ class Match:
             state = page.state
             if page.ws is None or state is None or state["seq"] != top or page.seat not in state.get("to_act", []):
                 continue
+            if page.state_generation != page.generation:
+                continue  # a new connection whose first state has not come: it would look like an answer
             if not state.get("legal"):
                 return None
             move = Move(self.table.match_id, state["seq"], self.rng.choice(state["legal"]), time.monotonic())

@@ -10,16 +10,21 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
   let ws = null;
   let closed = false;
   let delay = 300;
-  const pending = [];  // sent while the socket was (re)connecting: delivered once it is open
+  let heard = false;  // live only once the server has spoken on this socket: it has joined us to the news then
+  const pending = [];  // sent while the socket was (re)connecting: delivered once it is live
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   function open() {
     ws = new WebSocket(url);
-    ws.onopen = () => {
-      delay = 300;
-      onStatus("live");
-      while (pending.length && ws.readyState === WebSocket.OPEN) ws.send(pending.shift());
+    heard = false;
+    ws.onopen = () => { delay = 300; };
+    ws.onmessage = (e) => {
+      if (!heard) {
+        heard = true;
+        onStatus("live");
+        while (pending.length && ws.readyState === WebSocket.OPEN) ws.send(pending.shift());
+      }
+      try { onMessage(JSON.parse(e.data)); } catch (err) { console.error(err); }
     };
-    ws.onmessage = (e) => { try { onMessage(JSON.parse(e.data)); } catch (err) { console.error(err); } };
     ws.onclose = (e) => {
       if (closed) return;
       if (e.code === 4403 || e.code === 4404) { onStatus("refused"); return; }
@@ -37,12 +42,12 @@ export function connect(path, { onMessage, onStatus = () => {} }) {
   }, PING_MS);
   open();
   return {
-    // false when the socket is not open; the message then waits for the reconnect (a teacher's
-    // command during a reconnect is not lost), unless { queue: false }: a move made on a board
-    // that may be old by then (the caller tells the student to try again instead)
+    // false when the socket is not live (open, and heard from); the message then waits for the
+    // reconnect (a teacher's command during a reconnect is not lost), unless { queue: false }: a
+    // move made on a board that may be old by then (the caller tells the student to try again)
     send(obj, { queue = true } = {}) {
       const text = JSON.stringify(obj);
-      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(text); return true; }
+      if (ws && ws.readyState === WebSocket.OPEN && heard) { ws.send(text); return true; }
       if (queue && !closed && pending.length < 20) pending.push(text);
       return false;
     },

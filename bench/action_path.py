@@ -1,11 +1,11 @@
 #!/usr/bin/env python
 """The server's work for one action, in process (no sockets): the service (``submit_action``,
-on PostgreSQL), the actor's and the opponent's views (``seat_payload``) encoded as the match
+on PostgreSQL), every seat's view (``seat_payload``) encoded as the match
 socket sends them, and the group message through the channel layer's msgpack, timed apart.
 
 Needs DATABASE_URL (PostgreSQL; a database ``qc_action_path`` is made afresh beside it).
 
-    .venv/bin/python bench/action_path.py --actions 2000 [--profile]
+    .venv/bin/python bench/action_path.py --actions 2000 [--game qtris] [--seats 4] [--profile]
 
 Last line: ``action-path: actions=N queries_per_action=… cpu_ms_per_action=… (service=… views=… layer=…)``
 """
@@ -47,6 +47,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--game", default="quantum-tictactoe")
+    parser.add_argument("--seats", type=int, default=0, help="players per match (default: the game's least)")
     parser.add_argument("--profile", action="store_true", help="print the top functions (cProfile)")
     args = parser.parse_args()
     prepare()
@@ -60,16 +62,28 @@ def main() -> None:
     from games import services
     from games.broadcast import match_changed_message
     from games.consumers import encode
-    from games.selectors import seat_payload
+    from games.engines import get_game
+    from games.models import Match
+    from games.selectors import current_state, seat_payload
     from games.snapshot import Snapshot
 
     rng = random.Random(17)
+    game = get_game(args.game)
+    seats = args.seats or game.min_players
 
     def new_match() -> int:
-        holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
-        match = services.create_match("quantum-tictactoe", holders)
+        holders = [services.SeatHolder(f"P{i}", participant_id=i + 1) for i in range(seats)]
+        match = services.create_match(args.game, holders)
         services.start_match(match.pk)
         return match.pk
+
+    def decision(match_id: int, snap) -> tuple[int, dict] | None:
+        """The first seat to act and a random legal action of theirs (None: the game is over)."""
+        state = snap.state if snap is not None else current_state(Match.objects.get(pk=match_id))
+        if game.outcome(state) is not None or not game.to_act(state):
+            return None
+        seat = game.to_act(state)[0]
+        return seat, rng.choice(game.legal_actions(state, seat))
 
     live = {new_match(): (0, None) for _ in range(args.matches)}
     timing = {"service": 0.0, "views": 0.0, "layer": 0.0}
@@ -78,27 +92,12 @@ def main() -> None:
     while done < args.actions:
         match_id = rng.choice(list(live))
         seq, snap = live[match_id]
-        if snap is None:
-            from games.models import Match
-            from games.selectors import match_payload
-
-            payload = match_payload(Match.objects.get(pk=match_id), None)
-        else:
-            payload = seat_payload(snap, None)
-        if payload["outcome"] is not None or not payload["to_act"]:
+        chosen = decision(match_id, snap)
+        if chosen is None:
             del live[match_id]
             live[new_match()] = (0, None)
             continue
-        seat = payload["to_act"][0]
-        from games.engines import get_game
-
-        legal = get_game("quantum-tictactoe").legal_actions(snap.state, seat) if snap else None
-        if legal is None:
-            from games.models import Match
-            from games.selectors import match_payload
-
-            legal = match_payload(Match.objects.get(pk=match_id), seat)["legal"]
-        action = rng.choice(legal)
+        seat, action = chosen
         if profiler:
             profiler.enable()
         reset_queries()  # (the log is bounded: a full one would miscount)
@@ -106,7 +105,7 @@ def main() -> None:
         with CaptureQueriesContext(connection) as captured:
             applied = services.submit_action(match_id, seat, seq, action, participant_ids=(seat + 1,))
         t1 = time.process_time()
-        for view in (seat, 1 - seat):  # the actor's answer, the opponent's broadcast
+        for view in range(seats):  # the actor's answer, the others' broadcast
             encode(seat_payload(applied.snapshot, view, events=applied.events))
         t2 = time.process_time()
         packed = msgpack.packb(match_changed_message(match_id, applied.snapshot, applied.events, sender="x"),
@@ -126,7 +125,7 @@ def main() -> None:
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
     per = {k: v * 1000 / done for k, v in timing.items()}
-    print(f"action-path: actions={done} queries_per_action={queries / done:.2f} "
+    print(f"action-path: game={args.game} seats={seats} actions={done} queries_per_action={queries / done:.2f} "
           f"cpu_ms_per_action={sum(per.values()):.2f} (service={per['service']:.2f} views={per['views']:.2f} "
           f"layer={per['layer']:.2f}) message_bytes={len(packed)}")
 

@@ -12,6 +12,7 @@ import logging
 import time
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -49,7 +50,21 @@ OutageTolerantClient = type("OutageTolerantClient", (RedisCacheClient,),
                             {name: _tolerant(name) for name in _AS_IF_EMPTY})
 
 
+# one client (and so one connection pool) per process and server, shared by every ``caches``
+# object: Django makes a cache object per thread and per asyncio task, and each of Redis
+# cache's objects would open connections of its own (a new one for every socket a page opens)
+_CLIENTS: dict[tuple, OutageTolerantClient] = {}
+
+
 class OutageTolerantRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = OutageTolerantClient
+
+    @cached_property
+    def _cache(self) -> OutageTolerantClient:
+        key = (tuple(self._servers), repr(sorted(self._options.items())))
+        client = _CLIENTS.get(key)
+        if client is None:
+            client = _CLIENTS.setdefault(key, self._class(self._servers, **self._options))
+        return client

@@ -85,10 +85,16 @@ class ReaderLanguageMixin:
     texts, event texts, errors), found once per socket by ``socket_language``."""
 
     language: str | None = None
+    # the consumer's ``connect`` sets ``self.language`` itself, from ``socket_language`` called in
+    # its own trip to the database (a trip fewer for a socket opened for every match)
+    language_found_on_connect = False
 
     async def dispatch(self, message):
         from channels.db import database_sync_to_async
 
+        if self.language is None and self.language_found_on_connect and message["type"] == "websocket.connect":
+            await super().dispatch(message)  # (``connect`` speaks the language it found)
+            return
         if self.language is None:
             self.language = await database_sync_to_async(socket_language)(self.scope)
         with translation.override(self.language):

@@ -34,7 +34,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.language import ReaderLanguageMixin
+from config.language import ReaderLanguageMixin, socket_language
 from config.layers import CLOSE_UNAVAILABLE, LayerOutageMixin
 from games import limits, pace, partner_signals, services, state_cache
 from games.access import MatchAccess, match_access
@@ -71,6 +71,7 @@ ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it 
 
 
 class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, AsyncWebsocketConsumer):
+    language_found_on_connect = True  # (by ``_opened``)
     access: MatchAccess | None = None
     last_seq = -1
     clock_timer: asyncio.Task | None = None
@@ -81,8 +82,11 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, As
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
-        self.access, payload, enforced = await in_db_pool(_open)(
-            match_id, self.scope.get("user"), self.scope.get("session"), self.language)
+        self.language, self.access, payload, enforced = await in_db_pool(_opened)(match_id, self.scope)
+        with translation.override(self.language):
+            await self.accept_opened(match_id, payload, enforced)
+
+    async def accept_opened(self, match_id: int, payload: dict | None, enforced: services.Applied | None) -> None:
         if self.access is None or payload is None:
             self.access = None
             await self.close(code=4403)
@@ -272,6 +276,12 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, As
                 applied.match_id, applied.snapshot, applied.events))
 
 
+def _opened(match_id: int, scope) -> tuple:
+    """The socket's language (``socket_language``), then what ``_open`` gives, in one trip."""
+    language = socket_language(scope)
+    return (language, *_open(match_id, scope.get("user"), scope.get("session"), language))
+
+
 def _open(match_id: int, user, session, language: str | None = None
           ) -> tuple[MatchAccess | None, dict | None, services.Applied | None]:
     """Who this socket is and its first payload (with the event log so far, in the reader's
@@ -320,9 +330,9 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
     except ValueError:
         return {}, _("That message is not valid JSON.")
     if not isinstance(message, dict):
-        return {}, "A message must be a JSON object."
+        return {}, _("A message must be a JSON object.")
     if message.get("type") not in {"act", "sync", "ping", "preview", "signal"}:
-        return {}, "Unknown message type: use \"act\", \"sync\", \"preview\", \"signal\" or \"ping\"."
+        return {}, _("Unknown message type: use \"act\", \"sync\", \"preview\", \"signal\" or \"ping\".")
     return message, None
 
 

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import limits, pace, state_cache
+from games import limits, pace, rows, state_cache
 from games.bots import get_bot
 from games.engines import FINISH_ACTION, IllegalAction, State, abilities_of, chance, get_game
 from games.errors import AppError, from_illegal
@@ -26,7 +26,8 @@ from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
 
 MAX_BOT_ACTIONS_PER_CALL = 400
-TIMEOUT_BOT = "random"  # the level that moves for a seat whose time ran out (every game has it)
+TIMEOUT_BOT = "random"
+MOVE_FIELDS = ("seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS)  # what a move changes  # the level that moves for a seat whose time ran out (every game has it)
 
 
 # the app's one error (``games.errors.AppError``) under the name this module used before
@@ -136,7 +137,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
             state = _play_bots(match, state, applied, seats)
             _finish_if_over(match, state, applied)
             pace.rewind(match, state)
-            match.save(update_fields=["seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS])
+            rows.save_match(match, MOVE_FIELDS)
             applied.snapshot = snapshot(match, state, seats)
     except IntegrityError as exc:  # a concurrent writer took this seq first
         raise AppError("stale", _("Someone else's move was recorded first; it was not applied.")) from exc
@@ -151,14 +152,7 @@ def _locked_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     """The match and its seats, their rows locked, in one query. The seats are locked too so that
     PostgreSQL, having waited for a writer's lock, returns their latest rows as well as the match's
     (a seat handed to a bot meanwhile is seen); seats change only under the match's lock."""
-    seats = list(Seat.objects.select_related("match").select_for_update(of=("self", "match"))
-                 .filter(match_id=match_id).order_by("index"))
-    if not seats:  # (every match has seats; a deleted one has none)
-        raise Match.DoesNotExist(f"match {match_id}")
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    return rows.lock_match_with_seats(match_id)
 
 
 def _bots_then_close(match: Match, state: State, applied: Applied) -> State:
@@ -186,8 +180,8 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
         raise from_illegal(exc) from exc
     if timed_out is not None:
         events = [timed_out, *events]
-    Action.objects.create(match=match, seq=match.seq, seat=seat, action=action, events=events,
-                          by_bot=by_bot, timed_out=timed_out is not None)
+    rows.append_action(match, seat=seat, action=action, events=events, by_bot=by_bot,
+                       timed_out=timed_out is not None)
     match.seq += 1
     applied.seq = match.seq
     applied.events.extend(events)

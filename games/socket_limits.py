@@ -14,6 +14,7 @@ import hashlib
 import json
 import time
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
@@ -45,20 +46,14 @@ class SocketLimitsMixin:
 
     async def open_within_limits(self) -> bool:
         key = browser_key(self.scope)
-        await cache.aadd(key, 0, COUNT_TTL_SECONDS)
-        try:
-            count = await cache.aincr(key)
-        except ValueError:  # expired in between
-            await cache.aset(key, 1, COUNT_TTL_SECONDS)
-            count = 1
+        count = await sync_to_async(_counted, thread_sensitive=False)(key)
         await self.accept()
         if count > settings.SOCKETS_PER_BROWSER:
-            await cache.adecr(key)
+            await sync_to_async(_released, thread_sensitive=False)(key)
             await self.send(text_data=json.dumps(AppError("too_many_sockets", gettext(
                 "This browser has too many live pages open: close some tabs.")).as_message()))
             await self.close(code=CLOSE_TOO_MANY)
             return False
-        await cache.atouch(key, COUNT_TTL_SECONDS)
         self._socket_key = key
         self._last_message = time.monotonic()
         self._idle_task = asyncio.get_running_loop().create_task(self._close_when_idle())
@@ -73,11 +68,7 @@ class SocketLimitsMixin:
             self._idle_task = None
         if self._socket_key is not None:
             key, self._socket_key = self._socket_key, None
-            try:
-                if await cache.adecr(key) < 0:
-                    await cache.aset(key, 0, COUNT_TTL_SECONDS)
-            except ValueError:
-                pass
+            await sync_to_async(_released, thread_sensitive=False)(key)
 
     async def _close_when_idle(self) -> None:
         idle = settings.SOCKET_IDLE_SECONDS
@@ -87,3 +78,24 @@ class SocketLimitsMixin:
                 await self.close(code=CLOSE_IDLE)
                 return
             await asyncio.sleep(min(remaining, 30))
+
+
+def _counted(key: str) -> int:
+    """This browser's open sockets, this one counted (one trip to a pool thread, not one per
+    cache call: a socket opens for every match a student plays)."""
+    cache.add(key, 0, COUNT_TTL_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired in between
+        cache.set(key, 1, COUNT_TTL_SECONDS)
+        return 1
+    cache.touch(key, COUNT_TTL_SECONDS)
+    return count
+
+
+def _released(key: str) -> None:
+    try:
+        if cache.decr(key) < 0:
+            cache.set(key, 0, COUNT_TTL_SECONDS)
+    except ValueError:  # expired meanwhile
+        pass

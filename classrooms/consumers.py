@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
@@ -17,6 +18,7 @@ from config.layers import LayerOutageMixin
 from games import limits, state_cache
 from games.consumers import encode
 from games.errors import AppError
+from games.moments import moments_at, newest_moments
 from games.snapshot import Snapshot
 from games.socket_limits import SocketLimitsMixin
 
@@ -38,6 +40,15 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
     finish_timer: asyncio.Task | None = None
     coalesce_timer: asyncio.Task | None = None
     last_payload_at = float("-inf")  # (loop time) when the last payload began to be built
+    # the teacher's tables as last sent, by match id (the dashboard's rows; the projector's
+    # moments per table); the moves noted since (their snapshots); a whole payload is due
+    known: dict[int, dict]
+    pending: dict[int, Snapshot]
+    full_due = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.known, self.pending = {}, {}
 
     async def connect(self) -> None:
         try:
@@ -94,37 +105,74 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         if event.get("teacher_only") and not self.is_teacher:
             return
         remember_snapshot(event)
+        self.note_change(event)
         await self.payload_soon()
 
+    def note_change(self, event: dict) -> None:
+        """A move at a table this socket knows, which left its match's status as it was, is
+        patched in (``send_patches``); any other change (a start, an end, a command, a join, an
+        unknown table) makes the whole payload due."""
+        snap = event.get("snapshot")
+        known = self.known.get(snap["match"]) if snap else None
+        if not event.get("teacher_only") or known is None or known["status"] != snap["status"]:
+            self.full_due = True
+            return
+        pending = self.pending.get(snap["match"])
+        if pending is None or pending.seq < snap["seq"]:
+            self.pending[snap["match"]] = Snapshot.from_message(snap)
+
     async def payload_soon(self) -> None:
-        """A change of the session: its payload is rebuilt at once when none was built in the last
+        """A change of the session: it is sent at once when nothing was sent in the last
         ``COALESCE_SECONDS``, else once at the end of that window (trailing edge), whatever number
-        of changes came meanwhile. Every change is still shown (the payload is read after it),
-        but a class moving at 15 tables costs a dashboard about two rebuilds a second, not 15."""
+        of changes came meanwhile. Every change is still shown (what is sent is read after it),
+        but a class moving at 15 tables costs a dashboard about two messages a second, not 15."""
         if self.coalesce_timer is not None:
-            return  # a rebuild is already due; it will read this change too
+            return  # a message is already due; it will carry this change too
         wait = self.last_payload_at + self.coalesce_seconds - asyncio.get_running_loop().time()
         if wait <= 0:
-            await self.send_payload()
+            await self.send_changes()
         else:
-            self.coalesce_timer = asyncio.ensure_future(self.coalesced_payload(wait))
+            self.coalesce_timer = asyncio.ensure_future(self.coalesced_changes(wait))
 
-    async def coalesced_payload(self, delay: float) -> None:
+    async def coalesced_changes(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        self.coalesce_timer = None  # a change from here on schedules (or sends) a payload of its own
-        await self.send_payload()
+        self.coalesce_timer = None  # a change from here on schedules (or sends) a message of its own
+        await self.send_changes()
+
+    async def send_changes(self) -> None:
+        """The whole payload when one is due (it supersedes the moves noted meanwhile), else the
+        patches of the moves."""
+        if self.full_due:
+            await self.send_payload()
+        elif self.pending:
+            snaps = list(self.pending.values())
+            self.payload_started()
+            await self.send_patches(snaps)
 
     def payload_started(self) -> None:
+        """What changed until now is in the message being built; what changes from here on is not."""
         self.last_payload_at = asyncio.get_running_loop().time()
+        self.full_due, self.pending = False, {}
 
     async def send_payload(self) -> None:
         self.payload_started()
         payload = await database_sync_to_async(_payload)(self.session_id, self.is_teacher, self.participant_id)
+        if payload.get("type") == "dashboard":
+            self.known = {row["match"]: row for row in payload["tables"]}
         await self.send_json(payload)
         if self.is_teacher:
             self.watch_finish(payload)
         if payload.get("type") == "gone" or payload.get("removed"):
             await self.close(code=4403)  # final: the page says why, and does not reconnect
+
+    async def send_patches(self, snaps: list[Snapshot]) -> None:
+        """The dashboard's rows of the tables that moved, built from their snapshots (no query;
+        in a thread: a Ticket-to-Ride table's analysis takes tens of milliseconds)."""
+        rows = await sync_to_async(_patched_rows)(self.known, snaps)
+        rows = [row for row in rows if _newer(row["match"], row["moves"], self.known)]  # (a payload meanwhile?)
+        if rows:
+            self.known.update((row["match"], row) for row in rows)
+            await self.send_json({"type": "tables", "tables": rows})
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=encode(content))
@@ -152,6 +200,17 @@ def remember_snapshot(event: dict) -> None:
     if event.get("snapshot"):
         snap = Snapshot.from_message(event["snapshot"])
         state_cache.put(snap.match, snap.seed, snap.seq, snap.state)
+
+
+def _patched_rows(known: dict[int, dict], snaps: list[Snapshot]) -> list[dict]:
+    """The rows of ``known`` after the moves of ``snaps`` (a snapshot older than its row, read by
+    a whole payload built meanwhile, changes nothing)."""
+    return [selectors.patched_row(known[snap.match], snap) for snap in snaps if _newer(snap.match, snap.seq, known)]
+
+
+def _newer(match_id: int, seq: int, known: dict[int, dict]) -> bool:
+    """Whether a row at move ``seq`` is newer than the known row of its match."""
+    return match_id in known and seq > known[match_id]["moves"]
 
 
 def _is_ping(text_data: str | None) -> bool:
@@ -255,7 +314,9 @@ def _command(session_id: int, message: dict) -> AppError | None:
 class ScreenConsumer(SessionConsumer):
     """The projector's socket ``/ws/sessions/<id>/screen/``: the owning teacher only, read-only.
     It is sent ``selectors.screen_payload`` (public facts only) after every change of the
-    session, the moves at the tables included; every command is refused."""
+    session, but after a move that leaves its match's status as it was only the newest moments
+    (nothing else of the payload changes: the standings count finished tables only); every
+    command is refused."""
 
     coalesce_seconds = SCREEN_COALESCE_SECONDS
 
@@ -270,20 +331,30 @@ class ScreenConsumer(SessionConsumer):
         await self.send_json(AppError("read_only", gettext("The projector view only shows; give commands on "
                                                            "the dashboard.")).as_message())
 
-    async def session_changed(self, event: dict) -> None:
-        remember_snapshot(event)
-        await self.payload_soon()
-
     async def send_payload(self) -> None:
         self.payload_started()
-        payload = await database_sync_to_async(_screen_payload)(self.session_id)
+        payload, self.known = await database_sync_to_async(_screen_payload)(self.session_id)
         await self.send_json(payload)
         if payload.get("type") == "gone":
             await self.close(code=4403)
 
+    async def send_patches(self, snaps: list[Snapshot]) -> None:
+        """The newest moments after the moves of ``snaps``: only their tables' are read again."""
+        moments = await database_sync_to_async(_moments_after)(self.known, snaps)
+        await self.send_json({"type": "moments", "moments": moments})
 
-def _screen_payload(session_id: int) -> dict:
+
+def _screen_payload(session_id: int) -> tuple[dict, dict[int, dict]]:
+    """The projector's payload, and its tables' moments by match id (see ``_moments_after``)."""
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
-        return {"type": "gone", "message": gettext("This class session was deleted.")}
-    return selectors.screen_payload(session)
+        return {"type": "gone", "message": gettext("This class session was deleted.")}, {}
+    return selectors.screen_payload_and_moments(session)
+
+
+def _moments_after(known: dict[int, dict], snaps: list[Snapshot]) -> list[dict]:
+    """The newest moments of the projector's tables (``known``, updated in place) after the moves
+    of ``snaps``: each moved table's moments are read again (one query, or the cache)."""
+    for snap in snaps:
+        known[snap.match] = {**known[snap.match], "moments": moments_at(snap.match, snap.game, snap.seq)}
+    return newest_moments(known.values())

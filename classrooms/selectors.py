@@ -1,6 +1,8 @@
 """What the dashboard (teacher) and a lobby (one student) are shown."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
@@ -8,53 +10,64 @@ from django.utils.translation import gettext as _
 
 from classrooms.models import ClassSession, Participant
 from classrooms.standings import cached_standings, current_round
-from classrooms.ticket_progress import table_progress
+from classrooms.ticket_progress import shows_progress, table_progress
 from games import pace
-from games.engines import get_game
+from games.engines import State, get_game
 from games.models import Match
-from games.moments import recent_moments
+from games.moments import newest_moments, table_moments
 from games.names import game_name, variant_name
 from games.selectors import current_state
-from games.snapshot import seat_name
+from games.snapshot import Snapshot, seat_name
 from games.summaries import has_summary, match_summary
-
-
-def to_act(match: Match) -> list[int]:
-    """The seats whose decision a playing match awaits (from the engine's current state)."""
-    if match.status != Match.Status.PLAYING:
-        return []
-    return list(get_game(match.game).to_act(current_state(match)))
 
 
 def tables_summary(session: ClassSession) -> list[dict]:
     tables = []
     for table in session.tables.select_related("match", "round").prefetch_related("match__seats"):
         match = table.match
-        names = {s.index: seat_name(s) for s in match.seats.all()}
+        seats = [{"index": s.index, "name": seat_name(s), "bot": s.bot or None, "participant": s.participant_id}
+                 for s in match.seats.all()]
         tables.append({
             "number": table.number,
             "round": table.round.number if table.round_id else None,
             "match": match.pk,
-            "status": match.status,
-            "moves": match.seq,
             "move_seconds": match.move_seconds,  # this table's clock per move (None: no clock)
-            "to_act": to_act(match),
-            "seats": [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
-                       "participant": s.participant_id} for s in match.seats.all()],
+            "seats": seats,
             "outcome": match.outcome,
-            "summary": _summary(match),
             "watch_url": reverse("games:play", args=[match.pk]),
             "replay_url": reverse("games:replay", args=[match.pk]),
-            "ticket": table_progress(match, names),  # Ticket-to-Ride: routes, progress (teacher pages only)
+            **play_fields(match.game, match.status, match.seq, lambda m=match: current_state(m), seats,
+                          (match.pk, match.seed, match.seq)),
         })
     return tables
 
 
-def _summary(match: Match) -> dict | None:
+def play_fields(game_slug: str, status: str, seq: int, state_of: Callable[[], State], seats: list[dict],
+                key: tuple[int, int, int]) -> dict:
+    """The fields of a table's row that a move may change, from the match's engine state alone
+    (``state_of``: asked only when a field needs it; ``key``: match id, seed, log length)."""
+    return {
+        "status": status,
+        "moves": seq,
+        "to_act": list(get_game(game_slug).to_act(state_of())) if status == Match.Status.PLAYING else [],
+        "summary": _summary(game_slug, state_of()) if has_summary(game_slug) else None,
+        # Ticket-to-Ride: routes, progress (teacher pages only)
+        "ticket": table_progress(state_of(), {s["index"]: s["name"] for s in seats}, key)
+        if shows_progress(game_slug, status) else None,
+    }
+
+
+def patched_row(row: dict, snap: Snapshot) -> dict:
+    """A dashboard row after a move of its match that left the match's status as it was: only
+    ``play_fields`` change (seats, outcome, clock and round change by a command or a status
+    change, which rebuild the whole payload). No query."""
+    return {**row, **play_fields(snap.game, snap.status, snap.seq, lambda: snap.state, row["seats"],
+                                 (snap.match, snap.seed, snap.seq))}
+
+
+def _summary(game_slug: str, state: State) -> dict:
     """The game's facts at a glance (Entanglion: components found, detection rate, the ships)."""
-    if not has_summary(match.game):
-        return None  # no state to rebuild for a game that has nothing to show
-    summary = match_summary(match.game, current_state(match))
+    summary = match_summary(game_slug, state)
     return {**summary, "rank": list(summary["rank"])}
 
 
@@ -210,7 +223,14 @@ def podium(standings: dict) -> list[dict]:
 
 
 def screen_payload(session: ClassSession) -> dict:
-    """What the projector shows (``/sessions/<id>/screen/``, the whole class sees it): the join
+    return screen_payload_and_moments(session)[0]
+
+
+def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, dict]]:
+    """``screen_payload``, and each table's moments (``games.moments.table_moments``) by match id:
+    the projector's socket keeps them to follow a move at one table without a rebuild.
+
+    What the projector shows (``/sessions/<id>/screen/``, the whole class sees it): the join
     code while the lobby is open, the standings, the recent teaching moments, the podium. Public
     facts only: names, points, results and moments made of public events — never a seat's view,
     a hand or a mission, and nothing of the dashboard's payload."""
@@ -221,6 +241,7 @@ def screen_payload(session: ClassSession) -> dict:
     phase = screen_phase(session, [t.match.status for t in current])
     students = [{k: s[k] for k in ("name", "place", "points", "played", "won", "drawn", "lost", "luck")}
                 for s in standings["students"]]
+    moments = {t.match.pk: table_moments(t.number, t.match) for t in tables}
     return {
         "type": "screen",
         "session": {"id": session.pk, "game": session.game, "game_name": game_name(session.game),
@@ -233,6 +254,6 @@ def screen_payload(session: ClassSession) -> dict:
         "teams": [{k: t[k] for k in ("names", "place", "played", "won", "components", "turns")}
                   for t in standings["teams"]],
         "luck": session.game == "qtris",
-        "moments": recent_moments((t.number, t.match) for t in tables),
+        "moments": newest_moments(moments.values()),
         "podium": podium(standings) if phase == "podium" else [],
-    }
+    }, moments

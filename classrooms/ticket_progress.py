@@ -8,9 +8,8 @@ from collections import OrderedDict
 
 from django.utils.translation import gettext as _
 
-from games.engines import get_game
+from games.engines import State, get_game
 from games.models import Match
-from games.selectors import current_state
 
 GAME = "quantum-ticket-to-ride"
 _CACHE_SIZE = 500
@@ -20,8 +19,7 @@ _lock = threading.Lock()
 _analyses: OrderedDict[tuple[int, int, int], dict] = OrderedDict()
 
 
-def _analysis(match: Match, state: dict) -> dict:
-    key = (match.pk, match.seed, match.seq)
+def _analysis(key: tuple[int, int, int], state: State) -> dict:
     with _lock:
         if key in _analyses:
             _analyses.move_to_end(key)
@@ -43,16 +41,19 @@ def mission_words(m: dict) -> str:
         "start": m["start"], "initial": _ket(m["initial_state"]), "target": m["target"], "goal": _ket(m["target_state"])}
 
 
-def table_progress(match: Match, names: dict[int, str]) -> dict | None:
-    """The teacher's summary of one table (None for another game or a table not started)."""
-    if match.game != GAME or match.status == Match.Status.WAITING:
-        return None
-    state = current_state(match)
+def shows_progress(game: str, status: str) -> bool:
+    """Whether a table has a progress summary: a Ticket-to-Ride table that has started."""
+    return game == GAME and status != Match.Status.WAITING
+
+
+def table_progress(state: State, names: dict[int, str], key: tuple[int, int, int]) -> dict:
+    """The teacher's summary of one table (see ``shows_progress``), from its engine state alone
+    (no query); ``key`` (match id, seed, log length) keys the engine's analysis."""
     routes = state["map"]["routes"]
     claimed = [{"route": r, "a": routes[r]["a"], "b": routes[r]["b"], "gate": routes[r]["gate"],
                 "length": routes[r]["length"], "owner": owner, "owner_name": names.get(owner, "")}
                for r, owner in enumerate(state["owners"]) if owner is not None]
-    analysis = _analysis(match, state)
+    analysis = _analysis(key, state)
     players = [{"seat": p["seat"], "name": names.get(p["seat"], ""), "mission": mission_words(p["mission"]),
                 "cards_needed": p["cards_needed"], "connected": p["connected"], "possible": p["possible"],
                 "claimed_length": p["claimed_length"]} for p in analysis["players"]]

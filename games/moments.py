@@ -15,7 +15,7 @@ from django.core.cache import cache
 
 from games.engines import abilities_of, events_for, get_game
 from games.event_text import localize
-from games.models import Match
+from games.models import Action, Match
 
 RECENT = 8      # the last actions of a match whose moments are read
 HISTORY = 40    # earlier actions given to the engine as context (a gate sequence on one square)
@@ -24,40 +24,58 @@ CACHE_SECONDS = 3600
 
 def match_moments(match: Match) -> list[dict]:
     """The moments of the last ``RECENT`` actions of ``match``, newest first, in English (see
-    ``recent_moments`` for the reader's language). Each has the engine's ``code``, ``params``,
+    ``newest_moments`` for the reader's language). Each has the engine's ``code``, ``params``,
     ``text`` and ``kind``, the ``seq`` of the action and its time ``at``."""
-    game = get_game(match.game)
-    if not abilities_of(game).teaching_moments or not match.seq:
+    return moments_at(match.pk, match.game, match.seq)
+
+
+def moments_at(match_id: int, game_slug: str, seq: int) -> list[dict]:
+    """``match_moments`` of the match ``match_id`` when its log holds ``seq`` actions (what a
+    move's snapshot tells)."""
+    game = get_game(game_slug)
+    if not abilities_of(game).teaching_moments or not seq:
         return []
-    key = f"moments:{match.pk}:{match.seq}"
+    key = f"moments:{match_id}:{seq}"
     found = cache.get(key)
     if found is not None:
         return found
-    rows = list(match.actions.order_by("-seq").values_list("seq", "events", "created_at")[:HISTORY + RECENT])
+    rows = list(Action.objects.filter(match_id=match_id, seq__lt=seq).order_by("-seq")
+                .values_list("seq", "events", "created_at")[:HISTORY + RECENT])
     rows.reverse()
     log = [events_for(events if isinstance(events, list) else [], None) for _seq, events, _at in rows]
     found = []
     for i in range(max(0, len(rows) - RECENT), len(rows)):
-        seq, _events, at = rows[i]
+        action_seq, _events, at = rows[i]
         for n, m in enumerate(game.teaching_moments(log[i], log[max(0, i - HISTORY):i])):
-            found.append({"id": f"{match.pk}-{seq}-{n}", "code": m["code"], "params": m["params"],
-                          "text": m["text"], "kind": m.get("kind", m["code"]), "seq": seq,
+            found.append({"id": f"{match_id}-{action_seq}-{n}", "code": m["code"], "params": m["params"],
+                          "text": m["text"], "kind": m.get("kind", m["code"]), "seq": action_seq,
                           "at": at.isoformat()})
     found.reverse()
     cache.set(key, found, CACHE_SECONDS)
     return found
 
 
-def recent_moments(tables: Iterable[tuple[int, Match]], limit: int = 6) -> list[dict]:
-    """The newest ``limit`` moments of the matches of some tables (``(number, match)``), each with
-    its ``table`` number, the text in the active language."""
+def table_moments(number: int, match: Match) -> dict:
+    """One table's moments as ``newest_moments`` reads them (with the match's ``status``)."""
+    return {"match": match.pk, "number": number, "game": match.game, "status": match.status,
+            "moments": match_moments(match)}
+
+
+def newest_moments(tables: Iterable[dict], limit: int = 6) -> list[dict]:
+    """The newest ``limit`` moments of some tables (``table_moments``), each with its ``table``
+    number, the text in the active language."""
     found = []
-    for number, match in tables:
-        for m in match_moments(match):
-            found.append((m["at"], match.pk, m["seq"], number, match.game, m))
+    for table in tables:
+        for m in table["moments"]:
+            found.append((m["at"], table["match"], m["seq"], table["number"], table["game"], m))
     found.sort(key=lambda f: f[:3], reverse=True)
     out = []
     for _at, _pk, _seq, number, game, m in found[:limit]:
         [localized] = localize(game, [m])
         out.append({"id": m["id"], "table": number, "game": game, "kind": m["kind"], "text": localized["text"]})
     return out
+
+
+def recent_moments(tables: Iterable[tuple[int, Match]], limit: int = 6) -> list[dict]:
+    """``newest_moments`` of the matches of some tables (``(number, match)``)."""
+    return newest_moments((table_moments(number, match) for number, match in tables), limit)

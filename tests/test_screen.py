@@ -16,7 +16,14 @@ from classrooms import selectors, services
 from classrooms.models import ClassSession, Participant
 from games.models import Action, Match
 from games.moments import recent_moments
-from tests.support.clients import Student, Teacher, receive, run_async, students_joined
+from tests.support.clients import (
+    Student,
+    Teacher,
+    played_to_end,
+    receive,
+    run_async,
+    students_joined,
+)
 from tests.support.rounds import play_out
 from tests.support.tables import TEACHER
 
@@ -234,9 +241,12 @@ def test_the_screen_socket_is_the_teachers_read_only_and_follows_the_moves(serve
             moved = seat[who].api("POST", f"/api/matches/{match_id}/actions/", {"seq": seq, "action": action})
             assert moved.status_code == 200, moved.text
             seq += 1
-        told = await receive(ws, "screen", where=lambda m: m["moments"])
+        told = await receive(ws, "moments", where=lambda m: m["moments"])  # a move: only the moments
         assert told["moments"][0]["kind"] == "cycle_collapse" and told["moments"][0]["table"] == 1
         assert "A 2-cycle collapsed" in told["moments"][0]["text"]
+        played_to_end(seat, match_id)  # its status changes: the whole payload comes
+        done = await receive(ws, "screen", where=lambda m: m["phase"] == "podium", timeout=15)
+        assert done["tables"][0]["status"] == "finished" and done["moments"]
         await ws.close()
 
     run_async(scenario())

@@ -75,6 +75,11 @@ export function dashboard(sessionId, initial) {
       if (msg.type === "error") { $("dash-error").textContent = msg.message; $("dash-error").classList.remove("hidden"); return; }
       if (msg.type === "gone") { if (!leaving) location.href = "/teacher/"; return; }
       if (msg.type === "dashboard") { state = msg; render(); }
+      if (msg.type === "tables") {  // the rows of the tables that moved (nothing else changed)
+        const moved = new Map(msg.tables.map((t) => [t.match, t]));
+        state = { ...state, tables: state.tables.map((t) => moved.get(t.match) || t) };
+        render();
+      }
     },
   });
   function send(cmd) { $("dash-error").classList.add("hidden"); sock.send(cmd); }

@@ -11,9 +11,11 @@ const signed = (x) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : x 
 export function screen(sessionId, initial) {
   const $ = (id) => document.getElementById(id);
   let shown = new Set((initial.moments || []).map((m) => m.id));
+  let current = initial;
   connect(`/ws/sessions/${sessionId}/screen/`, {
     onMessage(msg) {
       if (msg.type === "screen") render(msg, true);
+      else if (msg.type === "moments") render({ ...current, moments: msg.moments }, true);  // a move: nothing else changed
       else if (msg.type === "gone") { $("screen-offline").textContent = msg.message; $("screen-offline").classList.remove("hidden"); }
     },
     onStatus(status) {
@@ -32,6 +34,7 @@ export function screen(sessionId, initial) {
   }
 
   function render(state, live) {
+    current = state;
     $("screen").dataset.phase = state.phase;
     const round = state.session.round;
     $("screen-round").textContent = round ? tr("Round %(n)s", { n: round }) : "";

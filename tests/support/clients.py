@@ -82,3 +82,21 @@ def run_async(coro):
     an event loop running in the test thread, where ``asyncio.run`` would refuse to start."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def moved(student: Student, match_id: int) -> dict:
+    """One move of ``student``'s seat (its first legal action); the match's state after it."""
+    state = student.api("GET", f"/api/matches/{match_id}/").json()
+    answer = student.api("POST", f"/api/matches/{match_id}/actions/", {"seq": state["seq"], "action": state["legal"][0]})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def played_to_end(seat: dict[int, Student], match_id: int) -> dict:
+    """The match played on, the first legal action of the seat to act each time, until it is
+    over; its last state."""
+    while True:
+        state = next(iter(seat.values())).api("GET", f"/api/matches/{match_id}/").json()
+        if state["status"] != "playing":
+            return state
+        moved(seat[state["to_act"][0]], match_id)

@@ -168,7 +168,7 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
     async def send_patches(self, snaps: list[Snapshot]) -> None:
         """The dashboard's rows of the tables that moved, built from their snapshots (no query;
         in a thread: a Ticket-to-Ride table's analysis takes tens of milliseconds)."""
-        rows = await sync_to_async(_patched_rows)(self.known, snaps)
+        rows = await sync_to_async(_patched_rows, thread_sensitive=False)(self.known, snaps)
         rows = [row for row in rows if _newer(row["match"], row["moves"], self.known)]  # (a payload meanwhile?)
         if rows:
             self.known.update((row["match"], row) for row in rows)

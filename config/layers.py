@@ -11,11 +11,19 @@ another ``run_id`` (it restarted), and when a receive fails, every consumer of t
 waits on the layer is handed a ``layer.failed`` message. ``LayerOutageMixin`` closes its socket
 with ``CLOSE_UNAVAILABLE``: each page reconnects, joins its groups again and reads the state
 afresh from the database.
+
+``group_send`` is channels_redis's, in two round trips to Redis instead of four (the group's
+members read in one pipeline; the stale entries trimmed, the capacity checked and the message
+stored by one script, sent by its hash), and a message naming its ``sender`` channel is not
+delivered back to it (the match socket's own move: it drops it anyway). It relies on
+channels_redis 4's helpers (``_map_channel_keys_to_connection``, ``_group_key``); the layer's
+tests in tests/test_channel_layer.py run it against a real Redis.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from channels_redis.core import RedisChannelLayer
 
@@ -24,11 +32,52 @@ WATCH_SECONDS = 0.5
 
 log = logging.getLogger(__name__)
 
+# KEYS: the channels' Redis keys; ARGV: a message per key, a capacity per key, now, expiry
+SEND_TO_CHANNELS = """
+local n = #KEYS
+local now = tonumber(ARGV[2 * n + 1])
+local expiry = tonumber(ARGV[2 * n + 2])
+local over_capacity = 0
+for i = 1, n do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, math.floor(now) - expiry)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[n + i]) then
+        redis.call('ZADD', KEYS[i], now, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
+
 
 class OutageAwareRedisChannelLayer(RedisChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._watchers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+        self._send_script = None
+
+    async def group_send(self, group, message):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        async with connection.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+            pipe.zrange(key, 0, -1)
+            _trimmed, members = await pipe.execute()
+        sender = message.get("sender")
+        channels = [name for name in (m.decode("utf8") for m in members) if name != sender]
+        if not channels:
+            return
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(channels, message)
+        for index, keys in by_connection.items():
+            script = self._send_script or self.connection(0).register_script(SEND_TO_CHANNELS)
+            self._send_script = script
+            over = await script(keys=keys, args=[*(messages[k] for k in keys), *(capacities[k] for k in keys),
+                                                 time.time(), int(self.expiry)],
+                                client=self.connection(index))
+            if over:
+                log.info("%s of %s channels over capacity in group %s", over, len(channels), group)
 
     async def receive(self, channel):
         loop = asyncio.get_running_loop()

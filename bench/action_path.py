@@ -73,7 +73,7 @@ def main() -> None:
 
     def new_match() -> int:
         holders = [services.SeatHolder(f"P{i}", participant_id=i + 1) for i in range(seats)]
-        match = services.create_match(args.game, holders)
+        match = services.create_match(args.game, holders, variant=game.variants[0])
         services.start_match(match.pk)
         return match.pk
 

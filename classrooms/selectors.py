@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.conf import settings
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -34,12 +35,23 @@ def tables_summary(session: ClassSession) -> list[dict]:
             "move_seconds": match.move_seconds,  # this table's clock per move (None: no clock)
             "seats": seats,
             "outcome": match.outcome,
-            "watch_url": reverse("games:play", args=[match.pk]),
-            "replay_url": reverse("games:replay", args=[match.pk]),
+            "watch_url": match_url("games:play", match.pk),
+            "replay_url": match_url("games:replay", match.pk),
             **play_fields(match.game, match.status, match.seq, lambda m=match: current_state(m), seats,
                           (match.pk, match.seed, match.seq)),
         })
     return tables
+
+
+def match_url(name: str, match_id: int) -> str:
+    """``reverse(name, args=[match_id])``, remembered: a dashboard names two pages of every table
+    of the session, on every rebuild."""
+    return _match_url(name, match_id, get_script_prefix())
+
+
+@lru_cache(maxsize=16384)
+def _match_url(name: str, match_id: int, _prefix: str) -> str:
+    return reverse(name, args=[match_id])
 
 
 def play_fields(game_slug: str, status: str, seq: int, state_of: Callable[[], State], seats: list[dict],

@@ -84,18 +84,32 @@ def localize_view(game_slug: str, view: dict) -> dict:
 
 
 def _localize_messages(texts: dict[str, str], value):
+    """``value`` with every text that has a ``<key>_message`` beside it rendered in the active
+    language. Containers with nothing to render are returned as they are, not copied (a view is
+    large and mostly numbers: walking it is the cost; copying it was twice that)."""
     if isinstance(value, list):
-        return [_localize_messages(texts, v) for v in value]
+        out = None
+        for i, item in enumerate(value):
+            if isinstance(item, dict | list):
+                new = _localize_messages(texts, item)
+                if new is not item:
+                    out = out if out is not None else list(value)
+                    out[i] = new
+        return value if out is None else out
     if not isinstance(value, dict):
         return value
-    out = {}
-    for key, v in value.items():
-        out[key] = _localize_messages(texts, v) if isinstance(v, dict | list) else v
-    for key in list(out):
-        m = out.get(f"{key}_message")
-        if isinstance(m, dict) and isinstance(out[key], str) and m.get("code") in texts:
+    out = None
+    for key, item in value.items():
+        if isinstance(item, dict | list):
+            new = _localize_messages(texts, item)
+            if new is not item:
+                out = out if out is not None else dict(value)
+                out[key] = new
+        elif isinstance(item, str) and isinstance(m := value.get(f"{key}_message"), dict) and m.get("code") in texts:
             try:
-                out[key] = render_text(texts, m["code"], m.get("params") or {}, gettext)
+                text = render_text(texts, m["code"], m.get("params") or {}, gettext)
             except (KeyError, TypeError, ValueError):
-                pass
-    return out
+                continue
+            out = out if out is not None else dict(value)
+            out[key] = text
+    return value if out is None else out

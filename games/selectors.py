@@ -50,6 +50,24 @@ def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
     return seat_payload(snapshot(match, current_state(match)), seat, is_teacher=is_teacher, events=events)
 
 
+# (match, seed, log length) → the engine's analysis of that state: the same for every seat, so the
+# views of one move built in one process (the actor's, the other seats', the teacher's) share it
+_ANALYSES: dict[tuple[int, int, int], dict] = {}
+_ANALYSES_KEPT = 512
+
+
+def analysis_of(snap: Snapshot) -> dict:
+    """``game.analysis(snap.state)``, computed once per state and process (not to be changed)."""
+    key = (snap.match, snap.seed, snap.seq)
+    found = _ANALYSES.get(key)
+    if found is None:
+        found = get_game(snap.game).analysis(snap.state)
+        if len(_ANALYSES) >= _ANALYSES_KEPT:
+            _ANALYSES.clear()
+        _ANALYSES[key] = found
+    return found
+
+
 def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
                  events: list | None = None) -> dict:
     """What one browser is sent after a change: its seat's view, built from a snapshot."""
@@ -80,7 +98,7 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
     abilities = abilities_of(game)
     if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
         payload["analysis"] = localize_view(snap.game, abilities.analysis_for(
-            game.analysis(state), is_teacher=is_teacher, show_odds=snap.show_odds))
+            analysis_of(snap), is_teacher=is_teacher, show_odds=snap.show_odds))
     return payload
 
 

@@ -9,8 +9,10 @@ their English text.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
-from django.utils.translation import gettext, gettext_noop
+import orjson
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engines import Event, get_game
 from games.engines.base import render_text
@@ -27,25 +29,51 @@ def platform_event(type_: str, code: str, params: dict, **fields) -> Event:
             "text": render_text(PLATFORM_TEXTS, code, params)}
 
 
+@cache
 def texts_of(game_slug: str) -> dict[str, str]:
     return {**PLATFORM_TEXTS, **(getattr(get_game(game_slug), "event_texts", None) or {})}
 
 
+# (game, language, the event as JSON) → the event rendered: a view carries the game's events so
+# far (QTris, QuantumPoker), so each move would render them all again, for every seat
+_RENDERED: dict[tuple[str, str, bytes], Event] = {}
+_RENDERED_KEPT = 20_000
+
+
 def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
-    """``events`` with their ``text`` in the active language."""
+    """``events`` with their ``text`` in the active language (each a new dict)."""
     texts = texts_of(game_slug)
+    language = get_language() or ""
     out: list[Event] = []
     for e in events:
-        code = e.get("code") if isinstance(e, dict) else None
-        if isinstance(code, str) and code in texts:
-            try:
-                e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext)}
-            except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
-                pass
-        if isinstance(e, dict) and isinstance(e.get("explain"), dict):
-            e = {**e, "explain": localize_explain(texts, e["explain"])}
-        out.append(e)
+        if not isinstance(e, dict):
+            out.append(e)
+            continue
+        try:
+            key = (game_slug, language, orjson.dumps(e, option=orjson.OPT_SORT_KEYS))
+        except TypeError:  # not plain JSON: rendered, not remembered
+            out.append(_localized(texts, e))
+            continue
+        found = _RENDERED.get(key)
+        if found is None:
+            found = _localized(texts, e)
+            if len(_RENDERED) >= _RENDERED_KEPT:
+                _RENDERED.clear()
+            _RENDERED[key] = found
+        out.append(dict(found))
     return out
+
+
+def _localized(texts: dict[str, str], e: Event) -> Event:
+    code = e.get("code")
+    if isinstance(code, str) and code in texts:
+        try:
+            e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext)}
+        except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
+            pass
+    if isinstance(e.get("explain"), dict):
+        e = {**e, "explain": localize_explain(texts, e["explain"])}
+    return e
 
 
 def localize_explain(texts: dict[str, str], explain: dict) -> dict:

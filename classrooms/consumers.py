@@ -14,7 +14,7 @@ from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from config.language import ReaderLanguageMixin
-from config.layers import LayerOutageMixin
+from config.layers import DirectDispatchMixin, LayerOutageMixin
 from games import limits, state_cache
 from games.consumers import encode
 from games.errors import AppError
@@ -32,7 +32,8 @@ COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "partic
             "next_round"}
 
 
-class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, AsyncWebsocketConsumer):
+class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, DirectDispatchMixin,
+                      AsyncWebsocketConsumer):
     coalesce_seconds = COALESCE_SECONDS
     session_id: int | None = None
     is_teacher = False

@@ -25,6 +25,7 @@ import asyncio
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels_redis.core import RedisChannelLayer
 
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) failed: the page reconnects and reads the state afresh
@@ -121,3 +122,17 @@ class LayerOutageMixin:
 
     async def layer_failed(self, event: dict) -> None:
         await self.close(code=CLOSE_UNAVAILABLE)
+
+
+class DirectDispatchMixin:
+    """For consumers whose database work all goes through ``database_sync_to_async`` (which
+    closes stale connections in its own thread, before and after): a message goes straight to
+    its handler. Channels 4.2+ first runs ``close_old_connections`` through ``sync_to_async``
+    on the process's one shared sync thread, for every message of every socket (each move a
+    socket hears, each ping): a thread hop per message, queued behind every other socket's."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

@@ -35,8 +35,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config.language import ReaderLanguageMixin, socket_language
-from config.layers import CLOSE_UNAVAILABLE, LayerOutageMixin
-from games import limits, pace, partner_signals, services, state_cache
+from config.layers import CLOSE_UNAVAILABLE, DirectDispatchMixin, LayerOutageMixin
+from games import limits, pace, partner_signals, rows, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.errors import AppError, database_unavailable
@@ -70,7 +70,8 @@ log = logging.getLogger(__name__)
 ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it has passed
 
 
-class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, AsyncWebsocketConsumer):
+class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, DirectDispatchMixin,
+                    AsyncWebsocketConsumer):
     language_found_on_connect = True  # (by ``_opened``)
     access: MatchAccess | None = None
     last_seq = -1
@@ -287,7 +288,7 @@ def _open(match_id: int, user, session, language: str | None = None
     """Who this socket is and its first payload (with the event log so far, in the reader's
     ``language``), in one trip to the database thread; a time that has passed is enforced
     first (the ``Applied`` it gave, else None)."""
-    match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
+    match = rows.match_with_seats(match_id)
     access = match_access(match_id, user, session, match) if match else None
     if access is None:
         return None, None, None
@@ -295,7 +296,7 @@ def _open(match_id: int, user, session, language: str | None = None
     if pace.due(match):
         enforced = services.enforce_time(match_id, match.seq)
         if enforced is not None:
-            match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
+            match = rows.match_with_seats(match_id)
     with translation.override(language or translation.get_language()):
         payload = match_payload(match, access.view_seat, is_teacher=access.is_teacher)
         payload["history"] = event_history(match, access.view_seat)

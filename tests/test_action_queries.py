@@ -111,3 +111,15 @@ def test_the_plain_sql_reads_and_writes_the_rows_the_orm_does():
     assert fields_of(Match.objects.get(pk=match.pk)) == fields_of(locked)
     with pytest.raises(Match.DoesNotExist):
         rows.lock_match_with_seats(10**9)
+
+
+def test_a_socket_reads_its_match_with_the_seats_in_one_query():
+    holders = [services.SeatHolder("Ada", participant_id=1), services.SeatHolder("Bo", participant_id=2)]
+    match = services.create_match("quantum-tictactoe", holders)
+    with CaptureQueriesContext(connection) as captured:
+        read = rows.match_with_seats(match.pk)
+        seats = [fields_of(s) for s in read.seats.all()]
+    assert len(captured) == 1 and "FOR UPDATE" not in captured[0]["sql"].upper()
+    assert fields_of(read) == fields_of(Match.objects.get(pk=match.pk))
+    assert seats == [fields_of(s) for s in Seat.objects.filter(match=match).order_by("index")]
+    assert rows.match_with_seats(10**9) is None

@@ -10,8 +10,7 @@ import pytest
 
 from classrooms.consumers import COALESCE_SECONDS
 from games.models import Match
-from tests.support.clients import Teacher, receive, run_async, students_joined
-from tests.support.tables import TEACHER
+from tests.support.clients import class_at_one_table, receive, run_async
 
 MOVES = 8
 
@@ -30,13 +29,7 @@ async def payloads_until_quiet(ws, *kinds: str, quiet: float = 3 * COALESCE_SECO
 
 @pytest.mark.server
 def test_close_moves_reach_the_dashboard_and_projector_in_fewer_payloads_ending_with_the_last(server, teacher):
-    owner = Teacher(server)
-    owner.login(*TEACHER)
-    session = owner.open_session("quantum-tictactoe")
-    students = students_joined(server, session["join_code"])
-    assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
-    match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
-    seat = {c.api("GET", f"/api/matches/{match_id}/").json()["seat"]: c for c in students}
+    owner, session, match_id, seat = class_at_one_table(server)
 
     async def scenario():
         desk = await owner.socket(f"/ws/sessions/{session['id']}/")

@@ -13,8 +13,7 @@ from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
 from games.snapshot import snapshot
-from tests.support.clients import Teacher, moved, played_to_end, receive, run_async, students_joined
-from tests.support.tables import TEACHER
+from tests.support.clients import class_at_one_table, moved, played_to_end, receive, run_async
 
 
 @pytest.fixture(autouse=True)
@@ -59,13 +58,7 @@ def test_the_row_patched_from_a_moves_snapshot_is_the_row_a_rebuild_reads(classr
 
 @pytest.mark.server
 def test_a_move_patches_the_dashboards_row_and_the_end_of_the_match_rebuilds_it(server, teacher):
-    owner = Teacher(server)
-    owner.login(*TEACHER)
-    session = owner.open_session("quantum-tictactoe")
-    students = students_joined(server, session["join_code"])
-    assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
-    match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
-    seat = {c.api("GET", f"/api/matches/{match_id}/").json()["seat"]: c for c in students}
+    owner, session, match_id, seat = class_at_one_table(server)
 
     async def scenario():
         desk = await owner.socket(f"/ws/sessions/{session['id']}/")
@@ -88,12 +81,7 @@ def test_a_move_patches_the_dashboards_row_and_the_end_of_the_match_rebuilds_it(
 def test_a_patched_row_is_in_the_teachers_language_as_the_whole_dashboard_is(server, teacher):
     from django.conf import settings
 
-    owner = Teacher(server)
-    owner.login(*TEACHER)
-    session = owner.open_session("entanglion", variant="easy")
-    students = students_joined(server, session["join_code"])
-    assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
-    match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
+    owner, session, match_id, seat = class_at_one_table(server, "entanglion", variant="easy")
     owner.http.cookies.set(settings.LANGUAGE_COOKIE_NAME, "pl")
 
     async def scenario():
@@ -101,8 +89,7 @@ def test_a_patched_row_is_in_the_teachers_language_as_the_whole_dashboard_is(ser
         first = await receive(desk, "dashboard")
         assert first["tables"][0]["summary"]["text"].startswith("komponenty: 0 z ")
         to_act = first["tables"][0]["to_act"][0]
-        mover = next(c for c in students if c.api("GET", f"/api/matches/{match_id}/").json()["seat"] == to_act)
-        moved(mover, match_id)
+        moved(seat[to_act], match_id)
         [row] = (await receive(desk, "tables"))["tables"]
         assert row["summary"]["text"].startswith("komponenty: ") and row["moves"] >= 1
         await desk.close()

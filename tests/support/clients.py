@@ -100,3 +100,17 @@ def played_to_end(seat: dict[int, Student], match_id: int) -> dict:
         if state["status"] != "playing":
             return state
         moved(seat[state["to_act"][0]], match_id)
+
+
+def class_at_one_table(server, game: str = "quantum-tictactoe", **extra):
+    """The demo teacher (logged in), a session of ``game`` (``extra``: its other fields) with two
+    students paired at one table and started: (teacher, session, match id, {seat: student})."""
+    from tests.support.tables import TEACHER
+
+    owner = Teacher(server)
+    owner.login(*TEACHER)
+    session = owner.open_session(game, **extra)
+    students = students_joined(server, session["join_code"])
+    assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
+    return owner, session, match_id, {c.api("GET", f"/api/matches/{match_id}/").json()["seat"]: c for c in students}

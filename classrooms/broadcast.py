@@ -13,4 +13,5 @@ def announce_session_changed(session_id: int, *, teacher_only: bool = False, sna
     """``teacher_only``: only the dashboard shows what changed (a move at a table). ``snapshot``:
     the table's match after the change (server-side only: no socket sends it on)."""
     send_to_group(session_group(session_id), {"type": "session.changed", "teacher_only": teacher_only,
-                                              "snapshot": snapshot.as_message() if snapshot else None})
+                                              "snapshot": snapshot.as_message() if snapshot else None},
+                  wait=False)  # (in any order: a rebuild reads the session afresh, a patch keeps the newest move)

@@ -10,9 +10,11 @@ every page loses its socket with Redis and reads the state afresh when it reconn
 """
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games.snapshot import Snapshot
@@ -33,17 +35,47 @@ def match_changed_message(match_id: int, snapshot: Snapshot | None, events: list
 log = logging.getLogger(__name__)
 
 
-def send_to_group(group: str, message: dict) -> bool:
-    """From synchronous code (views, services, tasks): False when the layer could not take it."""
+def send_to_group(group: str, message: dict, *, wait: bool = True) -> bool:
+    """From synchronous code (views, services, tasks): False when the layer could not take it.
+
+    ``wait=False``, for news whose order does not matter (each message carries what it tells):
+    in a thread of an ASGI process (a consumer's or a view's trip to the database) the message
+    is handed to the process's event loop and the thread goes on at once, instead of waiting
+    for the loop to get round to it and for Redis (a move's answer waited on the dashboard's
+    news); a failure is logged there. Elsewhere it is sent as with ``wait=True``."""
     layer = get_channel_layer()
     if layer is None:
         return False
+    loop = None if wait else _event_loop_of_this_process()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(_send_or_log(layer, group, message), loop)
+        return True
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # Redis unreachable: the pages re-read the database on reconnecting
         log.warning("broadcast to %s failed", group, exc_info=True)
         return False
     return True
+
+
+async def _send_or_log(layer, group: str, message: dict) -> None:
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.warning("broadcast to %s failed", group, exc_info=True)
+
+
+def _event_loop_of_this_process() -> asyncio.AbstractEventLoop | None:
+    """The running event loop that called this thread through ``sync_to_async`` (where asgiref's
+    own ``async_to_sync`` would send the coroutine), or None."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop if loop.is_running() else None
+    return None  # (in a loop's own thread: not synchronous code)
 
 
 def announce_match_changed(match_id: int, snapshot: Snapshot | None = None, events: list[dict] | None = None) -> None:

@@ -213,3 +213,45 @@ def test_a_rest_move_is_answered_applied_when_the_channel_layer_is_unreachable(c
         assert answer.json()["seq"] == 1 and Match.objects.get(pk=match.pk).seq == 1
         assert client.get(f"/api/matches/{match.pk}/").json()["seq"] == 1
         assert client.get("/join/").status_code == 200
+
+
+def test_news_sent_without_waiting_from_a_database_thread_reaches_the_group_and_a_failure_is_only_logged(caplog):
+    """``send_to_group(wait=False)`` from a consumer's trip to the database: the thread goes on at
+    once, the process's event loop sends it; a layer that fails is logged, never raised."""
+    import asyncio
+    import time
+
+    from asgiref.sync import sync_to_async
+    from channels.layers import InMemoryChannelLayer
+
+    from games.broadcast import send_to_group
+
+    class Failing(InMemoryChannelLayer):
+        async def group_send(self, group, message):
+            raise ConnectionError("Redis is gone")
+
+    class Slow(InMemoryChannelLayer):  # a busy Redis
+        async def group_send(self, group, message):
+            await asyncio.sleep(1)
+            await super().group_send(group, message)
+
+    async def scenario():
+        layer = Slow()
+        channel = await layer.new_channel()
+        await layer.group_add("session.1", channel)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("games.broadcast.get_channel_layer", lambda: layer)
+            started = time.monotonic()
+            handed = await sync_to_async(send_to_group, thread_sensitive=False)(
+                "session.1", {"type": "session.changed", "n": 1}, wait=False)
+            assert time.monotonic() - started < 0.5  # the thread did not wait for the send
+            heard = await asyncio.wait_for(layer.receive(channel), 3)
+            patch.setattr("games.broadcast.get_channel_layer", lambda: Failing())
+            failed = await sync_to_async(send_to_group, thread_sensitive=False)(
+                "session.1", {"type": "session.changed", "n": 2}, wait=False)
+            await asyncio.sleep(0.1)  # (the loop runs the send)
+        return handed, heard, failed
+
+    handed, heard, failed = asyncio.run(scenario())
+    assert handed is True and heard["n"] == 1
+    assert failed is True and "broadcast to session.1 failed" in caplog.text

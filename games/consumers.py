@@ -73,7 +73,8 @@ ENFORCE_MARGIN_S = 0.05  # after the time left, so the server's clock agrees it 
 class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, DirectDispatchMixin,
                     AsyncWebsocketConsumer):
     language_found_on_connect = True  # (by ``_opened``)
-    access: MatchAccess | None = None
+    access: MatchAccess | None = None  # None until the socket is accepted (and after a refusal)
+    group: str | None = None
     last_seq = -1
     clock_timer: asyncio.Task | None = None
 
@@ -83,6 +84,12 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
         except (KeyError, ValueError):
             await self.close(code=4404)
             return
+        # the group is joined before the state is read: a move committed meanwhile then reaches
+        # this socket through the group (its message waits until ``connect`` returns, and one the
+        # state already holds is dropped by its seq), instead of falling between the read and the
+        # join, which left a page a move behind until the next one
+        self.group = match_group(match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         self.language, self.access, payload, enforced = await in_db_pool(_opened)(match_id, self.scope)
         with translation.override(self.language):
             await self.accept_opened(match_id, payload, enforced)
@@ -92,11 +99,9 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
             self.access = None
             await self.close(code=4403)
             return
-        self.group = match_group(match_id)
         if not await self.open_within_limits():  # (accepts the socket)
             self.access = None
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         self.last_seq = payload["seq"]
         await self.send_json(payload)
         if enforced is not None:  # the time had passed: the others see what it did
@@ -107,7 +112,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
         if self.clock_timer is not None:
             self.clock_timer.cancel()
         await self.release_socket()
-        if self.access is not None:
+        if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -151,7 +156,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
 
     async def match_signal(self, event: dict) -> None:
         """A partner's quick signal: for the other seats' players and the teacher, not the sender's seat."""
-        if event.get("sender") == self.channel_name or event.get("seat") in self.access.seats:
+        if self.access is None or event.get("sender") == self.channel_name or event.get("seat") in self.access.seats:
             return
         if not self.access.seats and not self.access.is_teacher:
             return
@@ -208,7 +213,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
             await self.close(code=CLOSE_UNAVAILABLE)
 
     async def match_changed(self, event: dict) -> None:
-        if event.get("sender") == self.channel_name:
+        if self.access is None or event.get("sender") == self.channel_name:
             return
         if event.get("snapshot"):
             snap = Snapshot.from_message(event["snapshot"])
@@ -218,7 +223,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
 
     async def match_seat_lost(self, event: dict) -> None:
         """The teacher removed a student: their sockets stop receiving the seat's view at once."""
-        if self.access.seats and event.get("participant") in self.access.participant_ids:
+        if self.access is not None and self.access.seats and event.get("participant") in self.access.participant_ids:
             await self.send_error(AppError("removed", _("Your teacher removed you from this session.")))
             await self.close(code=4403)
 

@@ -5,6 +5,7 @@ from django.dispatch import receiver
 
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Table
+from games.memo import remembered
 from games.signals import match_changed
 
 # (match id, seed) → its table's session id: a table's match never changes, so a process asks once
@@ -28,12 +29,10 @@ def table_changed(sender, match_id: int, status_changed: bool = False, snapshot=
 def session_of_match(match_id: int, seed: int | None = None) -> int | None:
     """The session whose table plays this match (None: not a class session's match); remembered
     when the match's ``seed`` is given."""
-    session_id = _SESSION_OF_MATCH.get((match_id, seed))
-    if session_id is None:
+    def lookup() -> int | None:
         # (order_by(): not the tables' default order, whose join to the session costs a query)
-        session_id = Table.objects.filter(match_id=match_id).order_by().values_list("session_id", flat=True).first()
-        if session_id is not None and seed is not None:
-            if len(_SESSION_OF_MATCH) >= _REMEMBERED:
-                _SESSION_OF_MATCH.clear()
-            _SESSION_OF_MATCH[(match_id, seed)] = session_id
-    return session_id
+        return Table.objects.filter(match_id=match_id).order_by().values_list("session_id", flat=True).first()
+
+    if seed is None:
+        return lookup()
+    return remembered(_SESSION_OF_MATCH, (match_id, seed), lookup, _REMEMBERED)

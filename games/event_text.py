@@ -16,6 +16,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engines import Event, get_game
 from games.engines.base import render_text
+from games.memo import remembered
 
 # the platform's own events, beside every game's (codes no engine uses)
 PLATFORM_TEXTS = {
@@ -54,13 +55,7 @@ def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
         except TypeError:  # not plain JSON: rendered, not remembered
             out.append(_localized(texts, e))
             continue
-        found = _RENDERED.get(key)
-        if found is None:
-            found = _localized(texts, e)
-            if len(_RENDERED) >= _RENDERED_KEPT:
-                _RENDERED.clear()
-            _RENDERED[key] = found
-        out.append(dict(found))
+        out.append(dict(remembered(_RENDERED, key, lambda e=e: _localized(texts, e), _RENDERED_KEPT)))
     return out
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from games import pace, state_cache
 from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
 from games.event_text import localize, localize_view
+from games.memo import remembered
 from games.models import Match
 from games.snapshot import Snapshot, snapshot
 
@@ -58,14 +59,8 @@ _ANALYSES_KEPT = 512
 
 def analysis_of(snap: Snapshot) -> dict:
     """``game.analysis(snap.state)``, computed once per state and process (not to be changed)."""
-    key = (snap.match, snap.seed, snap.seq)
-    found = _ANALYSES.get(key)
-    if found is None:
-        found = get_game(snap.game).analysis(snap.state)
-        if len(_ANALYSES) >= _ANALYSES_KEPT:
-            _ANALYSES.clear()
-        _ANALYSES[key] = found
-    return found
+    return remembered(_ANALYSES, (snap.match, snap.seed, snap.seq),
+                      lambda: get_game(snap.game).analysis(snap.state), _ANALYSES_KEPT)
 
 
 def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,

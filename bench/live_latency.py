@@ -78,6 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BENCH_DB = os.environ.get("BENCH_DB", "qc_bench")  # two benches at once: give each its own
 BENCH_PREFIX = os.environ.get("BENCH_PREFIX", "qcbench")
+ECHO_PATH = "/ws/echo/"  # --raw-echo: "/ws/echo/raw/"
 RAMP_UP_SECONDS = 5.0  # students connect over a few seconds, as a class does (--ramp-up)
 CLASS_SIZE = 30
 GAMES = {"quantum-tictactoe": {"seats": 2, "variant": None}, "qtris": {"seats": 2, "variant": "basic"},
@@ -285,6 +286,7 @@ class Tally:
     def __init__(self) -> None:
         self.samples: list[float] = []
         self.floor: list[float] = []
+        self.floor_at: list[float] = []  # wall time of each echo round trip (the echo CPU window)
         self.errors: list[str] = []
         self.retries = 0
         self.sent: list[tuple[int, int, str]] = []  # (match, seq, action json) of every action sent
@@ -292,7 +294,7 @@ class Tally:
         self.teacher_messages = 0
 
     def result(self, cpu: float) -> dict:
-        return {"samples": self.samples, "floor": self.floor, "errors": self.errors, "retries": self.retries,
+        return {"samples": self.samples, "floor": self.floor, "floor_at": self.floor_at, "errors": self.errors, "retries": self.retries,
                 "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu}
 
 
@@ -413,13 +415,14 @@ async def teacher_socket(port: int, path: str, cookie: str, deadline: float, tal
 async def echo_client(index: int, port: int, deadline: float, tally: Tally) -> None:
     rng = random.Random(10_000 + index)
     await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
-    async with await open_socket(port, "/ws/echo/", tally) as ws:
+    async with await open_socket(port, ECHO_PATH, tally) as ws:
         while time.monotonic() < deadline:
             payload = json.dumps({"type": "act", "seq": index, "action": {"squares": [1, 2]}})
             sent = time.perf_counter()
             await ws.send(payload)
             await ws.recv()
             tally.floor.append((time.perf_counter() - sent) * 1000)
+            tally.floor_at.append(time.time())
             await asyncio.sleep(rng.uniform(1.5, 2.5))
 
 
@@ -532,6 +535,12 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
             proc.start()
             pipes.append(parent)
             procs.append(proc)
+        # the echo floor's CPU: the server's, over the echo phase after its ramp-up (every socket open)
+        echo_window = (live_start - floor_seconds + RAMP_UP_SECONDS + 1.0, live_start - 1.0)
+        time.sleep(max(0.0, echo_window[0] - time.time()))
+        echo_before = cpu_snapshot(server.pid)
+        time.sleep(max(0.0, echo_window[1] - time.time()))
+        echo_after = cpu_snapshot(server.pid)
         time.sleep(max(0.0, live_start - time.time()))
         before = cpu_snapshot(server.pid)
         if args.profile:
@@ -560,6 +569,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
     for r in results:
         merged.samples += r["samples"]
         merged.floor += r["floor"]
+        merged.floor_at += r["floor_at"]
         merged.errors += r["errors"]
         merged.retries += r["retries"]
         merged.sent += r["sent"]
@@ -570,6 +580,8 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
     cpu = cpu_seconds(before, after)
     actions = max(1, len(merged.acked))
     per_action = {name: 1000 * seconds / actions for name, seconds in cpu.items()}
+    echoes = sum(1 for t in merged.floor_at if echo_window[0] <= t <= echo_window[1])
+    echo_cpu = 1000 * cpu_seconds(echo_before, echo_after)["server"] / max(1, echoes)
     for error, n in Counter(merged.errors).most_common(5):
         print(f"  error x{n}: {error}")
     if not merged.samples or not merged.floor:
@@ -578,14 +590,15 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         "p50": statistics.median(merged.samples), "p99": percentile(merged.samples, 0.99),
         "f50": statistics.median(merged.floor), "f99": percentile(merged.floor, 0.99),
         "cpu": sum(per_action.values()), "lost": lost, "doubled": doubled, "errors": len(merged.errors),
-        "students": len(students),
+        "students": len(students), "echo_cpu": echo_cpu,
     }
     print(f"run {run}: actions={len(merged.acked)} sent={len(merged.sent)} errors={len(merged.errors)} "
           f"echo_round_trips={len(merged.floor)} classes={len(classes)} teacher_messages={merged.teacher_messages} "
           f"actions_per_s={len(merged.acked) / live_seconds:.1f} handshake_retries={merged.retries} "
           f"p50_ms={out['p50']:.1f} p99_ms={out['p99']:.1f} floor_p99_ms={out['f99']:.1f}")
     print(f"  cpu ms/action: server={per_action['server']:.2f} postgres={per_action['postgres']:.2f} "
-          f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; generator_cpu_pct="
+          f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; echo floor: server={echo_cpu:.2f} per round trip "
+          f"({echoes} in {echo_window[1] - echo_window[0]:.0f} s); generator_cpu_pct="
           f"{100 * cpu_generators / live_seconds / args.generators:.0f} (per generator, {args.generators} of them) "
           f"lost={lost} doubled={doubled}")
     return out
@@ -605,14 +618,17 @@ def main() -> None:
     parser.add_argument("--poker-seats", type=int, default=4, help="seats at a QuantumPoker table")
     parser.add_argument("--ramp-up", type=float, default=None,
                         help="seconds over which the sockets open (default: 5, or clients/100 if more)")
+    parser.add_argument("--raw-echo", action="store_true",
+                        help="the floor from a plain ASGI echo (the server alone), not the Channels echo consumer")
     parser.add_argument("--profile", action="store_true", help="py-spy the ASGI processes (bench/profiles/)")
     args = parser.parse_args()
-    global RAMP_UP_SECONDS
+    global RAMP_UP_SECONDS, ECHO_PATH
+    ECHO_PATH = "/ws/echo/raw/" if args.raw_echo else ECHO_PATH
     RAMP_UP_SECONDS = args.ramp_up if args.ramp_up is not None else max(5.0, args.clients / 100)
     env = bench_env()
     os.environ.update(env)
     runs = [one_run(args, env, run + 1) for run in range(args.runs)]
-    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu")}
+    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu")}
     lost, doubled = sum(r["lost"] for r in runs), sum(r["doubled"] for r in runs)
     errors = sum(r["errors"] for r in runs)
     if args.runs > 1:
@@ -621,7 +637,7 @@ def main() -> None:
     print(f"live-latency: game={args.game} clients={runs[0]['students']} workers={args.workers} server={args.server} "
           f"p50_ms={med['p50']:.1f} p99_ms={med['p99']:.1f} floor_p50_ms={med['f50']:.1f} "
           f"floor_p99_ms={med['f99']:.1f} ratio_p99={med['p99'] / med['f99']:.2f} "
-          f"cpu_ms_per_action={med['cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")
+          f"cpu_ms_per_action={med['cpu']:.2f} floor_cpu_ms_per_echo={med['echo_cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")
     if lost or doubled:
         sys.exit(1)
 

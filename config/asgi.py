@@ -15,6 +15,7 @@ refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -27,6 +28,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Channels
+    from games.consumers import raw_echo
+
+    application = raw_echo(application)
 
 # Everything loaded so far lives as long as the process: frozen, the collector no longer walks it
 # on every full collection (those walks were the live bench's 200–280 ms p99 pauses at 300

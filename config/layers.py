@@ -15,9 +15,20 @@ afresh from the database.
 ``group_send`` is channels_redis's, in two round trips to Redis instead of four (the group's
 members read in one pipeline; the stale entries trimmed, the capacity checked and the message
 stored by one script, sent by its hash), and a message naming its ``sender`` channel is not
-delivered back to it (the match socket's own move: it drops it anyway). It relies on
-channels_redis 4's helpers (``_map_channel_keys_to_connection``, ``_group_key``); the layer's
-tests in tests/test_channel_layer.py run it against a real Redis.
+delivered back to it (the match socket's own move: it drops it anyway). A member in this same
+process gets the message straight into its queue, without Redis.
+
+``receive``: one reader task per process (and event loop) takes the process's messages off Redis,
+up to ``READ_BATCH`` in one ``BZMPOP``, and puts each into its consumer's queue; a consumer only
+waits on its queue. channels_redis instead lets whichever consumer holds a lock read for all, and
+guards each read against that consumer's cancellation with a backup queue: four round trips per
+message (restore the backup, pop, back up, clean the backup) and two new tasks per wake-up. The
+reader is never cancelled by a socket that closes, so it needs no backup; a message in flight when
+the process dies was for that process's sockets, which die with it.
+
+It relies on channels_redis 4's internals (``_map_channel_keys_to_connection``, ``_group_key``,
+``receive_buffer``, ``client_prefix``); the layer's tests in tests/test_channel_layer.py run it
+against a real Redis.
 """
 from __future__ import annotations
 
@@ -25,11 +36,14 @@ import asyncio
 import logging
 import time
 
+import redis.exceptions
 from channels.consumer import get_handler_name
 from channels_redis.core import RedisChannelLayer
 
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) failed: the page reconnects and reads the state afresh
 WATCH_SECONDS = 0.5
+READ_BATCH = 100  # messages taken off Redis in one round trip by a process's reader
+READ_RETRY_SECONDS = 0.5  # after a failed read (Redis unreachable): the consumers were told
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +70,10 @@ class OutageAwareRedisChannelLayer(RedisChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._watchers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+        self._readers: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
         self._send_script = None
+        self._local = f"specific.{self.client_prefix}!"  # (``new_channel``'s names in this process)
+        self._batch_pop = True  # BZMPOP (Redis 7); BZPOPMIN on an older Redis
 
     async def group_send(self, group, message):
         assert self.require_valid_group_name(group), "Group name not valid"
@@ -68,6 +85,12 @@ class OutageAwareRedisChannelLayer(RedisChannelLayer):
             _trimmed, members = await pipe.execute()
         sender = message.get("sender")
         channels = [name for name in (m.decode("utf8") for m in members) if name != sender]
+        local = [name for name in channels if name.startswith(self._local)]
+        if local:  # each its own copy, as Redis would have given it
+            packed = self.serialize(message)
+            for name in local:
+                self.receive_buffer[name].put_nowait(self.deserialize(packed))
+            channels = [name for name in channels if not name.startswith(self._local)]
         if not channels:
             return
         by_connection, messages, capacities = self._map_channel_keys_to_connection(channels, message)
@@ -85,7 +108,50 @@ class OutageAwareRedisChannelLayer(RedisChannelLayer):
         if loop not in self._watchers:
             self._watchers = {other: task for other, task in self._watchers.items() if not other.is_closed()}
             self._watchers[loop] = loop.create_task(self._watch())
-        return await super().receive(channel)
+        if "!" not in channel:  # a plain named channel (not this app's): channels_redis's way
+            return await super().receive(channel)
+        assert channel.startswith(self._local), "not a channel of this process"
+        if loop not in self._readers:
+            self._readers = {other: task for other, task in self._readers.items() if not other.is_closed()}
+            self._readers[loop] = loop.create_task(self._read())
+        queue = self.receive_buffer[channel]
+        try:
+            return await queue.get()
+        finally:  # (a message for it later makes a new queue)
+            if queue.empty() and self.receive_buffer.get(channel) is queue:
+                del self.receive_buffer[channel]
+
+    async def _read(self) -> None:
+        """This process's messages, off Redis into their consumers' queues, for as long as the loop runs."""
+        key = self.prefix + self._local
+        connection = self.connection(self.consistent_hash(self._local))
+        while True:
+            try:
+                packed = await self._pop(connection, key)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("channel layer: reading this process's messages failed", exc_info=True)
+                self.tell_every_consumer()
+                await asyncio.sleep(READ_RETRY_SECONDS)
+                continue
+            for content in packed:
+                message = self.deserialize(content)
+                names = message.pop("__asgi_channel__", ())  # (one name from ``send``, a list from a group)
+                for name in [names] if isinstance(names, str) else names:
+                    self.receive_buffer[name].put_nowait(message)  # (one message shared, as channels_redis does)
+
+    async def _pop(self, connection, key: str) -> list[bytes]:
+        """Up to ``READ_BATCH`` messages, oldest first, waiting up to ``brpop_timeout`` for one."""
+        if self._batch_pop:
+            try:
+                popped = await connection.bzmpop(self.brpop_timeout, 1, [key], min=True, count=READ_BATCH)
+            except redis.exceptions.ResponseError:  # Redis before 7
+                self._batch_pop = False
+            else:
+                return [member for member, _score in popped[1]] if popped else []
+        popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+        return [popped[1]] if popped else []
 
     async def receive_single(self, channel):
         try:

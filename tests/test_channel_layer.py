@@ -1,8 +1,10 @@
-"""Issue 17: the Redis channel layer's ``group_send`` (``config.layers``), against a redis-server of
-the test's own: two round trips instead of four, and a message naming its ``sender`` is not
-delivered back to it. What channels_redis promises must still hold: every other member gets the
-message once, in whichever process; members whose membership expired get nothing; a channel
-over its capacity drops the message; a restarted Redis (its scripts forgotten) still works."""
+"""Issue 17: the Redis channel layer (``config.layers``), against a redis-server of the test's own:
+``group_send`` in two round trips instead of four, a message naming its ``sender`` not delivered
+back to it, a member in the same process served without Redis; one reader per process taking its
+messages off Redis in batches. What channels_redis promises must still hold: every other member
+gets the message once, in whichever process, in the order sent; members whose membership expired
+get nothing; a channel over its capacity drops the message; a restarted Redis (its scripts
+forgotten) still works."""
 from __future__ import annotations
 
 import asyncio
@@ -39,7 +41,7 @@ async def heard(layer, channel: str, wait: float = 0.3) -> list[dict]:
 
 async def closed(*layers) -> None:
     for each in layers:
-        for task in each._watchers.values():
+        for task in [*each._watchers.values(), *each._readers.values()]:
             task.cancel()
         await each.close_pools()
 
@@ -98,14 +100,69 @@ def test_a_restarted_redis_still_takes_group_messages(redis):
         await closed(first)
         redis.kill()
         redis.start()  # empty: groups and loaded scripts forgotten
-        second = layer(redis)
+        second, receiver = layer(redis), layer(redis)  # (two processes: through Redis, by the script)
         second._send_script = first._send_script  # the script known by hash only
-        channel = await second.new_channel()
+        channel = await receiver.new_channel()
         await second.group_add("match.10", channel)
         await second.group_send("match.10", {"type": "match.changed", "seq": 2})
-        after = await heard(second, channel)
-        await closed(second)
+        after = await heard(receiver, channel)
+        await closed(second, receiver)
         return before, after
 
     before, after = asyncio.run(scenario())
     assert [m["seq"] for m in before] == [1] and [m["seq"] for m in after] == [2]
+
+
+def commands(redis, *names: str) -> int:
+    import redis as redis_client
+
+    stats = redis_client.Redis.from_url(redis.url).info("commandstats")
+    return sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in names)
+
+
+def test_a_member_in_the_same_process_gets_the_message_without_redis_storing_it(redis):
+    async def scenario():
+        one, two = layer(redis), layer(redis)
+        here, there = await one.new_channel(), await two.new_channel()
+        for channel, where in ((here, one), (there, two)):
+            await where.group_add("match.11", channel)
+        await one.group_send("match.11", {"type": "match.changed", "seq": 1, "squares": [1, 2]})
+        stored_for_two = commands(redis, "evalsha", "eval")
+        await two.group_discard("match.11", there)
+        await one.group_send("match.11", {"type": "match.changed", "seq": 2})  # only a member here
+        stored_after = commands(redis, "evalsha", "eval")
+        got = await heard(one, here), await heard(two, there)
+        await closed(one, two)
+        return got, stored_for_two, stored_after
+
+    (here, there), stored_for_two, stored_after = asyncio.run(scenario())
+    assert [m["seq"] for m in here] == [1, 2] and [m["seq"] for m in there] == [1]
+    assert here[0]["squares"] == [1, 2]  # the copy Redis would have given (a list, as sent)
+    assert stored_for_two >= 1 and stored_after == stored_for_two  # nothing stored for the member here
+
+
+@pytest.mark.parametrize("batch_pop", [True, False], ids=["BZMPOP", "BZPOPMIN (Redis 6)"])
+def test_one_reader_per_process_delivers_every_message_once_in_order(redis, batch_pop):
+    """More messages than one batch, to two sockets of one process, from another process (by
+    group and to one channel); a socket whose wait is cancelled (it closed) loses nothing for the other."""
+    async def scenario():
+        sender, receiver = layer(redis, capacity=300), layer(redis, capacity=300)  # (a queue keeps 300)
+        receiver._batch_pop = batch_pop
+        a, b = await receiver.new_channel(), await receiver.new_channel()
+        await sender.group_add("match.12", a)
+        await sender.group_add("match.12", b)
+        first = asyncio.ensure_future(receiver.receive(a))  # the reader starts; a waits
+        waiting = asyncio.ensure_future(receiver.receive(b))
+        await asyncio.sleep(0.1)
+        waiting.cancel()  # b stopped waiting (its consumer moved on): later messages still reach it
+        for seq in range(130):
+            await sender.group_send("match.12", {"type": "match.changed", "seq": seq})
+        await sender.send(b, {"type": "match.signal", "seq": 130})
+        got_a = [await first] + await heard(receiver, a)
+        got_b = await heard(receiver, b)
+        await closed(sender, receiver)
+        return got_a, got_b
+
+    got_a, got_b = asyncio.run(scenario())
+    assert [m["seq"] for m in got_a] == list(range(130))
+    assert [m["seq"] for m in got_b] == list(range(131))

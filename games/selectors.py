@@ -98,17 +98,15 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
 
 
 def event_history(match: Match, seat: int | None) -> list[dict]:
-    """The whole event log of a match so far, rebuilt by the engine from the stored actions, as
-    ``seat`` may see it (None: the public events only): for a page opened or reloaded mid-game."""
+    """The whole event log of a match so far, as ``seat`` may see it (None: the public events
+    only), in the reader's language: for a page opened or reloaded mid-game. Read from the events
+    the log stored with each action (the engine's own, the clock's mark first where time ran out),
+    so a socket that opens does not make the engine replay the game."""
+    if match.seq == 0:
+        return []
     events: list[dict] = []
-    last = None
-    marks = dict(match.actions.filter(timed_out=True).values_list("seq", "events"))
-    for step, (state, caused) in enumerate(replayed(match, match.seq)):
-        if step - 1 in marks:  # the clock's mark, logged before the move's own events
-            caused = [e for e in marks[step - 1][:1] if e.get("code") == "timed_out"] + caused
+    for caused in match.actions.order_by("seq").values_list("events", flat=True)[:match.seq]:
         events.extend(events_for(caused, seat))
-        last = state
-    state_cache.put(match.pk, match.seed, match.seq, last)
     return localize(match.game, events)
 
 

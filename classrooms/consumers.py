@@ -67,12 +67,18 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         if not await self.open_within_limits():  # (accepts the socket)
             self.session_id = None
             return
-        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        for group in self.session_groups():
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.send_payload()
 
     def admits(self, is_teacher: bool, participant_id: int | None) -> bool:
         """Who may open this socket: the owning teacher, or a student of the session."""
         return True
+
+    def session_groups(self) -> list[str]:
+        """The session's group, and the teacher's own (the news of every move) for the teacher."""
+        mine = [session_group(self.session_id)]
+        return [*mine, session_group(self.session_id, teachers=True)] if self.is_teacher else mine
 
     async def disconnect(self, code: int) -> None:
         if self.finish_timer is not None:
@@ -81,7 +87,8 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
             self.coalesce_timer.cancel()
         await self.release_socket()
         if self.session_id is not None:
-            await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+            for group in self.session_groups():
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.socket_active()

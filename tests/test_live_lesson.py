@@ -189,7 +189,8 @@ def test_a_move_is_announced_to_the_dashboard_only_and_the_end_of_a_game_to_ever
     services.auto_pair(session)
     services.start_all(session)
     match = Match.objects.get()
-    received = listen(session_group(session.pk))
+    received = listen(session_group(session.pk, teachers=True))  # the dashboard and projector
+    lobbies = listen(session_group(session.pk))  # every socket of the session
     with django_capture_on_commit_callbacks(execute=True):
         state = current_state(match)
         seat = get_game(match.game).to_act(state)[0]
@@ -198,6 +199,7 @@ def test_a_move_is_announced_to_the_dashboard_only_and_the_end_of_a_game_to_ever
     got = received()  # (with the match's snapshot, for the dashboards in other processes)
     assert [{k: v for k, v in m.items() if k != "snapshot"} for m in got] == [
         {"type": "session.changed", "teacher_only": True}]
+    assert lobbies() == []  # not woken for a move
     assert got[0]["snapshot"]["seq"] == 1 and got[0]["snapshot"]["match"] == match.pk
     # play on (first legal actions) to the end: the last move is announced to the lobbies too
     announced = []
@@ -210,10 +212,10 @@ def test_a_move_is_announced_to_the_dashboard_only_and_the_end_of_a_game_to_ever
         with django_capture_on_commit_callbacks(execute=True):
             match_services.submit_action(match.pk, seat, match.seq,
                                          get_game(match.game).legal_actions(state, seat)[0])
-        announced = received()
+        announced = received() + lobbies()
     assert match.status == Match.Status.FINISHED
     assert [{k: v for k, v in m.items() if k != "snapshot"} for m in announced] == [
-        {"type": "session.changed", "teacher_only": False}]
+        {"type": "session.changed", "teacher_only": False}]  # (once: to everyone's group)
 
 
 def test_ending_the_session_tells_the_game_pages_and_lists_the_students_replays(

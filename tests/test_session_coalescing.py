@@ -92,7 +92,7 @@ def test_a_moves_session_message_carries_its_state_so_another_process_rebuilds_n
     match = Match.objects.get(table__session=session)
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(session_group(session.pk), channel)
+    async_to_sync(layer.group_add)(session_group(session.pk, teachers=True), channel)
     game, state = get_game(match.game), current_state(match)
     seat = game.to_act(state)[0]
     match_services.submit_action(match.pk, seat, match.seq, game.legal_actions(state, seat)[0])

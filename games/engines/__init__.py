@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 from .base import (
     FINISH_ACTION,
@@ -35,6 +36,7 @@ class UnknownGame(LookupError):
     pass
 
 
+@cache  # (a game found once is the same object for the life of the process; a miss is not kept)
 def get_game(slug: str) -> Game:
     module_name = _MODULES.get(slug)
     if module_name is None:

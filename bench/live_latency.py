@@ -287,6 +287,7 @@ class Tally:
         self.samples: list[float] = []
         self.floor: list[float] = []
         self.floor_at: list[float] = []  # wall time of each echo round trip (the echo CPU window)
+        self.broadcast: list[float] = []  # an action's send → the state it made on another seat's socket
         self.errors: list[str] = []
         self.retries = 0
         self.sent: list[tuple[int, int, str]] = []  # (match, seq, action json) of every action sent
@@ -294,7 +295,7 @@ class Tally:
         self.teacher_messages = 0
 
     def result(self, cpu: float) -> dict:
-        return {"samples": self.samples, "floor": self.floor, "floor_at": self.floor_at, "errors": self.errors, "retries": self.retries,
+        return {"samples": self.samples, "floor": self.floor, "floor_at": self.floor_at, "broadcast": self.broadcast, "errors": self.errors, "retries": self.retries,
                 "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu}
 
 
@@ -331,6 +332,11 @@ async def student(index: int, info: dict, port: int, deadline: float, tally: Tal
             await play_match(ws, match_id, rng, deadline, tally)
 
 
+# (match, seq) → when a student of this generator sent the action at that seq (perf_counter): the
+# match's other students are driven by the same generator process, so they time its broadcast
+SENT_AT: dict[tuple[int, int], float] = {}
+
+
 async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tally: Tally) -> None:
     state: dict | None = None
     pending: dict[int, tuple[str, float]] = {}  # seq -> (action, sent at)
@@ -340,6 +346,10 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
     def take(message: dict) -> None:
         nonlocal state
         if message["type"] == "state":
+            if state is not None and message["seq"] > state["seq"] and message["seq"] - 1 not in pending:
+                sent = SENT_AT.get((match_id, message["seq"] - 1))  # another seat's action, made at seq - 1
+                if sent is not None:
+                    tally.broadcast.append((time.perf_counter() - sent) * 1000)
             if state is None or message["seq"] > state["seq"]:
                 state = message
             for seq in [s for s in pending if message["seq"] > s]:
@@ -378,6 +388,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                 action = rng.choice(state["legal"])
                 last_sent_seq = state["seq"]
                 pending[last_sent_seq] = (canonical(action), time.perf_counter())
+                SENT_AT[(match_id, last_sent_seq)] = pending[last_sent_seq][1]
                 tally.sent.append((match_id, last_sent_seq, canonical(action)))
                 await ws.send(json.dumps({"type": "act", "seq": last_sent_seq, "action": action}))
             elif not await receive(30 if pending else max(0.05, min(60.0, deadline - time.monotonic()))):
@@ -570,6 +581,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         merged.samples += r["samples"]
         merged.floor += r["floor"]
         merged.floor_at += r["floor_at"]
+        merged.broadcast += r["broadcast"]
         merged.errors += r["errors"]
         merged.retries += r["retries"]
         merged.sent += r["sent"]
@@ -591,11 +603,14 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         "f50": statistics.median(merged.floor), "f99": percentile(merged.floor, 0.99),
         "cpu": sum(per_action.values()), "lost": lost, "doubled": doubled, "errors": len(merged.errors),
         "students": len(students), "echo_cpu": echo_cpu,
+        "b50": statistics.median(merged.broadcast) if merged.broadcast else float("nan"),
+        "b99": percentile(merged.broadcast, 0.99) if merged.broadcast else float("nan"),
     }
     print(f"run {run}: actions={len(merged.acked)} sent={len(merged.sent)} errors={len(merged.errors)} "
           f"echo_round_trips={len(merged.floor)} classes={len(classes)} teacher_messages={merged.teacher_messages} "
           f"actions_per_s={len(merged.acked) / live_seconds:.1f} handshake_retries={merged.retries} "
-          f"p50_ms={out['p50']:.1f} p99_ms={out['p99']:.1f} floor_p99_ms={out['f99']:.1f}")
+          f"p50_ms={out['p50']:.1f} p99_ms={out['p99']:.1f} floor_p99_ms={out['f99']:.1f} "
+          f"broadcast_p50_ms={out['b50']:.1f} broadcast_p99_ms={out['b99']:.1f} ({len(merged.broadcast)})")
     print(f"  cpu ms/action: server={per_action['server']:.2f} postgres={per_action['postgres']:.2f} "
           f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; echo floor: server={echo_cpu:.2f} per round trip "
           f"({echoes} in {echo_window[1] - echo_window[0]:.0f} s); generator_cpu_pct="
@@ -628,7 +643,7 @@ def main() -> None:
     env = bench_env()
     os.environ.update(env)
     runs = [one_run(args, env, run + 1) for run in range(args.runs)]
-    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu")}
+    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu", "b50", "b99")}
     lost, doubled = sum(r["lost"] for r in runs), sum(r["doubled"] for r in runs)
     errors = sum(r["errors"] for r in runs)
     if args.runs > 1:
@@ -637,6 +652,7 @@ def main() -> None:
     print(f"live-latency: game={args.game} clients={runs[0]['students']} workers={args.workers} server={args.server} "
           f"p50_ms={med['p50']:.1f} p99_ms={med['p99']:.1f} floor_p50_ms={med['f50']:.1f} "
           f"floor_p99_ms={med['f99']:.1f} ratio_p99={med['p99'] / med['f99']:.2f} "
+          f"broadcast_p50_ms={med['b50']:.1f} broadcast_p99_ms={med['b99']:.1f} "
           f"cpu_ms_per_action={med['cpu']:.2f} floor_cpu_ms_per_echo={med['echo_cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")
     if lost or doubled:
         sys.exit(1)

@@ -24,10 +24,10 @@ queue. channels_redis instead lets whichever consumer holds a lock read for all,
 read against that consumer's cancellation with a backup queue: four round trips per message
 (restore the backup, pop, back up, clean the backup) and two new tasks per wake-up, and nobody
 reads while the lock's holder is busy (the live bench's broadcast p99 with teachers' sockets:
-632 ms before the reader, 174 ms with it; medians of 3). The reader is never cancelled by a socket that closes, so it
-needs no backup; a message in flight when the process dies was for that process's sockets, which
-die with it. (Taking up to 100 messages at once, ``BZMPOP``, was measured too: the burst of sockets
-it wakes together delayed the movers' own answers, p99 85 → 205 ms.)
+632 ms before the reader, 174 ms with it; medians of 3). The reader is never cancelled by a
+socket that closes, so it needs no backup; a message in flight when the process dies was for that
+process's sockets, which die with it. (Taking up to 100 messages at once, ``BZMPOP``, was measured
+too: the burst of sockets it wakes together delayed the movers' own answers, p99 85 → 205 ms.)
 
 It relies on channels_redis 4's internals (``_map_channel_keys_to_connection``, ``_group_key``,
 ``receive_buffer``, ``client_prefix``); the layer's tests in tests/test_channel_layer.py run it
@@ -90,7 +90,7 @@ class OutageAwareRedisChannelLayer(RedisChannelLayer):
             packed = self.serialize(message)
             for name in local:
                 self.receive_buffer[name].put_nowait(self.deserialize(packed))
-            channels = [name for name in channels if not name.startswith(self._local)]
+            channels = [name for name in channels if name not in local]
         if not channels:
             return
         by_connection, messages, capacities = self._map_channel_keys_to_connection(channels, message)

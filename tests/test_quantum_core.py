@@ -172,6 +172,13 @@ def test_sample_draws_each_outcome_with_its_born_probability():
     assert quantum.sample([0.5, 0.5 - 1e-12], 1 - 1e-13) == 1  # rounding: the last outcome
 
 
+def test_sample_at_zero_never_picks_a_zero_probability_outcome():
+    # u = 0 is a possible draw of random(): the first outcome has no probability, so it is not it
+    assert quantum.sample([0.0, 1.0], 0.0) == 1
+    assert quantum.sample([0.0, 0.0, 1.0], 0.0) == 2
+    assert quantum.sample([0.0, 0.25, 0.75], 0.25) == 2  # u on a boundary: the next outcome
+
+
 # --------------------------------------------------------------------------- kets as text
 
 @pytest.mark.parametrize("psi, text", [

@@ -198,6 +198,21 @@ def test_tie_breaks_buchholz_then_sonneborn_berger_order_equal_points():
     assert [r["place"] for r in standings.ranked_students(recs)] == [1, 1]
 
 
+def test_buchholz_decides_before_sonneborn_berger_when_they_disagree():
+    recs = {i: standings.Record(i, n) for i, n in enumerate("ABCDEF")}
+    points = {0: 1, 1: 1, 2: 2, 3: 0, 4: 1, 5: 0}
+    for pid, p in points.items():
+        recs[pid].points = Fraction(p)
+    # (the student met, the result against them): A met C (2 points) and D (0), B met E (1) and F (0)
+    recs[0].met = [(2, Fraction(0)), (3, Fraction(1))]
+    recs[1].met = [(4, Fraction(1)), (5, Fraction(0))]
+    rows = {r["name"]: r for r in standings.ranked_students(recs)}
+    a, b = rows["A"]["tiebreaks"], rows["B"]["tiebreaks"]
+    assert (a["buchholz"], b["buchholz"]) == (2, 1)  # A met the stronger field...
+    assert (a["sonneborn_berger"], b["sonneborn_berger"]) == (0, 1)  # ...B beat the stronger one
+    assert rows["A"]["place"] < rows["B"]["place"]  # Buchholz comes first
+
+
 # --------------------------------------------------------------------------- real sessions
 
 

@@ -63,6 +63,26 @@ def test_qtris_eve_ends_after_this_set_and_the_most_points_win():
     assert outcome["winning_sides"] == ([0, 2] if ab > eve else [1] if eve > ab else [])
 
 
+def test_qtris_eve_ended_by_time_on_equal_points_is_a_tie():
+    """Eve's first set played out, time up in the second with the points level: nobody wins."""
+    game = get_game("qtris")
+    ties = 0
+    for seed in (6, 7, 9, 10):  # seeds whose first set and measured board leave the points level
+        rng = random.Random(seed)
+        state = game.setup(players=3, variant="eve", seed=seed, options={"skip_mulligan": True})
+        while state["set_number"] == 1:
+            seat = rng.choice(game.to_act(state))
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        assert game.outcome(state) is None and state["scores"] != [0, 0, 0]  # a set was scored
+        finished, _ = game.finish(state)
+        outcome = game.outcome(finished)
+        if outcome["scores"][0] != outcome["scores"][1]:
+            continue
+        ties += 1
+        assert outcome["tie"] and outcome["winning_sides"] == [] and outcome["winners"] == []
+    assert ties >= 2
+
+
 def ttt_moves(game, moves):
     state = game.setup(seed=11)
     for seat, action in moves:

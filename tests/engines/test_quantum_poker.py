@@ -241,6 +241,19 @@ def test_z_without_a_chip_is_applied_with_no_doubling():
     assert ev[0]["no_effect"] and "no chip" in ev[0]["text"]
 
 
+def test_z_with_exactly_one_chip_left_doubles_the_bet():
+    """The rule: the doubling chip comes from the owner's stack; one chip is enough (only an
+    empty stack stops the doubling)."""
+    s = rig(new(2, starting_chips=8), cards=["Z", "X", "X", "X", "X"])
+    s["pot"] += s["chips"][1] - 1
+    s["chips"][1] = 1
+    total = total_chips(s)
+    s, ev = play(s, 0, 1, 0)
+    assert qubit(s, 1, 0)["bet"] == 2 and s["chips"][1] == 0
+    assert ev[0]["effect"] == "z_double" and not ev[0]["no_effect"]
+    assert total_chips(s) == total
+
+
 def test_z_on_superposed_still_toggles_bet():
     s = rig(new(2), cards=["H", "X", "Z", "X", "X"], values={0: [0] * 4})
     s, _ = play(s, 0, 1, 3)

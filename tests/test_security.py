@@ -176,6 +176,18 @@ def test_deeply_nested_or_huge_json_is_a_400_with_a_message(classroom, teacher_c
     assert ClassSession.objects.count() == 1
 
 
+def test_a_100_kb_json_body_is_too_large_for_the_api(classroom, teacher_client, settings):
+    """Past the API's JSON cap but short of Django's own body limit, so that the API's parser
+    (config/parsers.py) is what refuses it: a 400 in words, nothing created."""
+    body = json.dumps({"name": "9B", "padding": "y" * 100_000})
+    assert len(body) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    for url in ("/api/classes/", "/api/sessions/"):
+        response = teacher_client.post(url, body, content_type="application/json")
+        assert response.status_code == 400, (url, response.content[:200])
+        assert "too large" in response.json()["message"]
+    assert Classroom.objects.count() == 1 and not ClassSession.objects.exists()
+
+
 def test_socket_messages_nested_too_deeply_are_refused_in_words():
     from classrooms.consumers import _decode
     from games.consumers import parse_message

@@ -2,12 +2,16 @@
 
 * ``number(x)`` / ``entry(z)``: a real / complex number named exactly where it is one of
   0, ±1, ±1/2, ±1/√2, ±√3/2 (the numbers of the games' gates and tiles), else 3 digits;
-  ``matrix(m)``: a gate matrix with such entries (``[["1/√2", "1/√2"], ["1/√2", "−1/√2"]]``).
+  an imaginary part is written ``i``, ``i/√2``, ``i√3/2``; ``matrix(m)``: a gate matrix with
+  such entries (``[["1/√2", "1/√2"], ["1/√2", "−1/√2"]]``).
 * ``text(psi)``: an exact ket of a statevector, e.g. ``|0⟩``, ``(|0⟩−i|1⟩)/√2``,
   ``(|00⟩+|11⟩)/√2``, ``1/2|0⟩+√3/2|1⟩`` (global phase fixed: first amplitude real positive).
 * ``numeric(psi)``: a decimal ket, e.g. ``0.5|0⟩ + 0.866|1⟩`` or ``0.707|00⟩ − 0.707|11⟩``.
 * ``qubit(a, b)``: one qubit with its global phase kept and the named states ``|+⟩ |−⟩ |+i⟩
-  |−i⟩``, e.g. ``-i|1⟩``, ``|−⟩``, ``0.6|0⟩ + 0.8|1⟩``.
+  |−i⟩``, e.g. ``−i|1⟩``, ``|−⟩``, ``0.6|0⟩ + 0.8|1⟩``.
+
+A coefficient of size 1 is written as its sign (``i|10⟩``, ``−|00⟩``, never ``1i|10⟩`` or
+``−1|00⟩``); minus signs are ``−`` (U+2212) everywhere.
 
 Basis labels follow the package convention: qubit 0 is the leftmost digit.
 """
@@ -29,18 +33,30 @@ def number(x: float) -> str:
     for v, name in _NAMED:
         if abs(abs(x) - v) < _ZERO:
             return name if x >= 0 or name == "0" else "−" + name
-    return f"{x:.3g}"
+    return f"{x:.3g}".replace("-", "−")
+
+
+def _times_i(name: str) -> str:
+    """``name`` (a non-negative named number) times i: ``i``, ``i/√2``, ``i√3/2``, ``0.3i``
+    (never ``1/√2i``, which reads as 1/(√2·i))."""
+    if name == "1":
+        return "i"
+    if name.startswith("1/"):
+        return "i" + name[1:]
+    if name.startswith("√"):
+        return "i" + name
+    return name + "i"
 
 
 def entry(z: complex) -> str:
-    """A complex number with exactly named parts: ``i``, ``−i``, ``1/√2i``, ``1/2+√3/2i``."""
+    """A complex number with exactly named parts: ``i``, ``−i``, ``i/√2``, ``1/2+i√3/2``."""
     re_, im = float(z.real), float(z.imag)
     if abs(im) < _ZERO:
         return number(re_)
+    imag = _times_i(number(abs(im)))
     if abs(re_) < _ZERO:
-        s = number(im)
-        return {"1": "i", "−1": "−i"}.get(s, s + "i" if not s.startswith("−") else "−" + s[1:] + "i")
-    return f"{number(re_)}{'+' if im >= 0 else '−'}{number(abs(im))}i"
+        return imag if im >= 0 else "−" + imag
+    return f"{number(re_)}{'+' if im >= 0 else '−'}{imag}"
 
 
 def matrix(m: np.ndarray) -> list[list[str]]:
@@ -90,52 +106,49 @@ def numeric(psi: np.ndarray) -> str:
     """A decimal ket, e.g. ``0.5|0⟩ + 0.866|1⟩`` (global phase fixed: first amplitude real
     positive; 3 decimals)."""
     psi = _phase_fixed(np.asarray(psi, dtype=complex))
-    terms = []
-    for label, amp in zip(_labels(psi), psi, strict=True):
-        if abs(amp) < _ZERO:
-            continue
-        re_, im = round(amp.real, 3) + 0.0, round(amp.imag, 3) + 0.0
-        if abs(im) < _ZERO:
-            coef = f"{re_:g}"
-        elif abs(re_) < _ZERO:
-            coef = f"{im:g}i"
-        else:
-            coef = f"({re_:g}{im:+g}i)"
-        terms.append(f"{coef}|{label}⟩")
-    return " + ".join(terms).replace("+ -", "− ")
+    return _join([(_decimal(amp), f"|{label}⟩")
+                  for label, amp in zip(_labels(psi), psi, strict=True) if abs(amp) >= _ZERO])
 
 
 def _decimal(c: complex) -> str:
-    re_, im = round(c.real, 3), round(c.imag, 3)
+    """A coefficient in decimals (3 places): ``0.707``, ``−0.5i``, ``(0.5+0.5i)``; a coefficient
+    of size 1 is written as a sign: ``""`` (1), ``−``, ``i``, ``−i`` (never ``1i`` or ``−1``)."""
+    re_, im = round(c.real, 3) + 0.0, round(c.imag, 3) + 0.0
     if abs(im) < _ZERO:
-        return f"{re_:g}"
-    if abs(re_) < _ZERO:
-        return "i" if im == 1 else "-i" if im == -1 else f"{im:g}i"
-    return f"({re_:g}{im:+g}i)"
+        out = f"{re_:g}"
+    elif abs(re_) < _ZERO:
+        out = f"{im:g}i"
+    else:
+        out = f"({re_:g}{im:+g}i)"
+    out = out.replace("-", "−")
+    return {"1": "", "−1": "−", "1i": "i", "−1i": "−i"}.get(out, out)
+
+
+def _join(terms: list[tuple[str, str]]) -> str:
+    """``coefficient ket`` terms joined by `` + `` / `` − `` (a leading minus sign moves out)."""
+    out = ""
+    for k, (coef, ket) in enumerate(terms):
+        negative = coef.startswith("−")
+        body = (coef[1:] if negative and k else coef) + ket
+        out += body if k == 0 else (" − " if negative else " + ") + body
+    return out
 
 
 _NAMED_QUBITS = {1: "|+⟩", -1: "|−⟩", 1j: "|+i⟩", -1j: "|−i⟩"}
 
 
 def qubit(a: complex, b: complex) -> str:
-    """One qubit ``a|0⟩ + b|1⟩`` with its global phase kept: ``|0⟩``, ``-i|1⟩``, ``|+⟩``,
-    ``i|−⟩``, ``0.6|0⟩ + 0.8|1⟩`` (a basis state within P = 1e-9; decimals with ASCII ``-``)."""
+    """One qubit ``a|0⟩ + b|1⟩`` with its global phase kept: ``|0⟩``, ``−i|1⟩``, ``−|1⟩``,
+    ``|+⟩``, ``i|−⟩``, ``0.6|0⟩ − 0.8|1⟩`` (a basis state within P = 1e-9)."""
     p1 = abs(b) ** 2 / (abs(a) ** 2 + abs(b) ** 2)
     p1 = 0.0 if p1 < _ZERO else 1.0 if p1 > 1 - _ZERO else p1
     if p1 == 0.0:
-        phase = a / abs(a)
-        return "|0⟩" if abs(phase - 1) < 1e-6 else f"{_decimal(phase)}|0⟩"
+        return f"{_decimal(a / abs(a))}|0⟩"
     if p1 == 1.0:
-        phase = b / abs(b)
-        return "|1⟩" if abs(phase - 1) < 1e-6 else f"{_decimal(phase)}|1⟩"
+        return f"{_decimal(b / abs(b))}|1⟩"
     if abs(abs(a) - abs(b)) < 1e-6:
         ratio = b / a
         for r, name in _NAMED_QUBITS.items():
             if abs(ratio - r) < 1e-6:
-                phase = a / abs(a)
-                if abs(phase - 1) < 1e-6:
-                    return name
-                return f"{_decimal(phase)}{name}"
-    sign = "-" if b.real < 0 and abs(b.imag) < _ZERO else "+"
-    b_txt = _decimal(-b) if sign == "-" else _decimal(b)
-    return f"{_decimal(a)}|0⟩ {sign} {b_txt}|1⟩"
+                return f"{_decimal(a / abs(a))}{name}"
+    return _join([(_decimal(a), "|0⟩"), (_decimal(b), "|1⟩")])

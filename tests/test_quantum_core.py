@@ -194,6 +194,7 @@ def test_sample_at_zero_never_picks_a_zero_probability_outcome():
     ([0.5, math.sqrt(3) / 2], "1/2|0⟩+√3/2|1⟩"),
     ([math.sqrt(3) / 2, -0.5], "√3/2|0⟩−1/2|1⟩"),
     ([0.6, 0.8j], "0.6|0⟩+0.8i|1⟩"),
+    ([0.6, -0.8], "0.6|0⟩−0.8|1⟩"),      # a minus sign, never "+-"
 ])
 def test_exact_kets(psi, text):
     assert kets.text(np.array(psi, dtype=complex)) == text
@@ -213,11 +214,16 @@ def test_numeric_kets():
     assert kets.numeric(quantum.U @ quantum.KET0) == "0.5|0⟩ + 0.866|1⟩"
     assert kets.numeric(np.array([0, R2, -R2, 0])) == "0.707|01⟩ − 0.707|10⟩"
     assert kets.numeric(-1j * np.array([R2, 1j * R2])) == "0.707|0⟩ + 0.707i|1⟩"
+    # a coefficient of size 1 is its sign alone: never "1|10⟩", "1i|10⟩" or "−1|00⟩"
+    assert kets.numeric(np.array([0, 0, 1j, 0])) == "|10⟩"
+    assert kets.numeric(np.array([0.6, 0, 0, -0.8j])) == "0.6|00⟩ − 0.8i|11⟩"
+    assert kets.numeric(np.array([0.6, -0.48 - 0.64j])) == "0.6|0⟩ + (−0.48−0.64i)|1⟩"
 
 
 @pytest.mark.parametrize("gates, text", [
-    ("", "|0⟩"), ("X", "|1⟩"), ("Y", "i|1⟩"), ("XY", "-i|0⟩"), ("XZ", "-1|1⟩"),
-    ("H", "|+⟩"), ("XH", "|−⟩"), ("HS", "|+i⟩"), ("HSZ", "|−i⟩"), ("HY", "-i|−⟩"),
+    ("", "|0⟩"), ("X", "|1⟩"), ("Y", "i|1⟩"), ("XY", "−i|0⟩"), ("XZ", "−|1⟩"),
+    ("H", "|+⟩"), ("XH", "|−⟩"), ("HS", "|+i⟩"), ("HSZ", "|−i⟩"), ("HY", "−i|−⟩"),
+    ("XHX", "−|−⟩"), ("HZY", "i|+⟩"),
 ])
 def test_one_qubit_kets_keep_the_global_phase(gates, text):
     psi = quantum.KET0
@@ -227,7 +233,8 @@ def test_one_qubit_kets_keep_the_global_phase(gates, text):
 
 
 def test_one_qubit_ket_with_unequal_amplitudes():
-    assert kets.qubit(0.6, -0.8) == "0.6|0⟩ - 0.8|1⟩"
+    assert kets.qubit(0.6, -0.8) == "0.6|0⟩ − 0.8|1⟩"
+    assert kets.qubit(-0.6, 0.8) == "−0.6|0⟩ + 0.8|1⟩"
     assert kets.qubit(0.6, 0.8j) == "0.6|0⟩ + 0.8i|1⟩"
 
 
@@ -235,9 +242,11 @@ def test_matrices_are_named_exactly():
     assert kets.matrix(quantum.H) == [["1/√2", "1/√2"], ["1/√2", "−1/√2"]]
     assert kets.matrix(quantum.Y) == [["0", "−i"], ["i", "0"]]
     assert kets.matrix(quantum.U) == [["1/2", "√3/2"], ["√3/2", "−1/2"]]
-    assert kets.matrix(quantum.H @ quantum.S) == [["1/√2", "1/√2i"], ["1/√2", "−1/√2i"]]
-    assert kets.entry(0.5 - math.sqrt(3) / 2 * 1j) == "1/2−√3/2i"
+    # i written first, so that i/√2 never reads as 1/(√2·i)
+    assert kets.matrix(quantum.H @ quantum.S) == [["1/√2", "i/√2"], ["1/√2", "−i/√2"]]
+    assert kets.entry(0.5 - math.sqrt(3) / 2 * 1j) == "1/2−i√3/2"
     assert kets.number(0.3) == "0.3"
+    assert kets.number(-0.3) == "−0.3"
 
 
 def test_named_numbers_are_the_values_they_name():

@@ -112,7 +112,8 @@ export function fidelity(psi, target, qubits) {
   return f;
 }
 
-// amplitudes as text: "0.707|00⟩ + 0.707|11⟩" (phases as i, −, or e^{iφ})
+// amplitudes as text: "1/√2|00⟩ + 1/√2|11⟩", "i|10⟩", "−|00⟩", "i/√2|00⟩ − i/√2|10⟩" (a
+// coefficient of size 1 is written as its sign alone, as quantum/kets.py writes kets)
 export function ketText(psi) {
   const labels = ["00", "01", "10", "11"];
   const parts = [];
@@ -121,17 +122,25 @@ export function ketText(psi) {
     parts.push({ a, label: labels[k] });
   });
   return parts.map(({ a, label }, i) => {
-    const re = Math.abs(a[0]) < 1e-9 ? 0 : a[0], im = Math.abs(a[1]) < 1e-9 ? 0 : a[1];
-    let coef;
-    if (im === 0) coef = num(re);
-    else if (re === 0) coef = `${num(im)}i`;
-    else coef = `(${num(re)}${im < 0 ? "−" : "+"}${num(Math.abs(im))}i)`;
-    if (coef === "1") coef = "";
-    if (coef === "-1") coef = "−";
-    const text = `${coef}|${label}⟩`;
+    const text = `${coefText(a)}|${label}⟩`;
     if (i === 0) return text;
     return text.startsWith("−") ? ` − ${text.slice(1)}` : ` + ${text}`;
   }).join("") || "0";
+}
+// one amplitude [re, im]: "", "−", "i", "−i", "1/√2", "−i/√2", "0.5", "(0.5+0.5i)"
+export function coefText(a) {
+  const re = Math.abs(a[0]) < 1e-9 ? 0 : a[0], im = Math.abs(a[1]) < 1e-9 ? 0 : a[1];
+  const sign = (v) => (v < 0 ? "−" : "");
+  if (im === 0) return sign(re) + magnitude(Math.abs(re), "");
+  if (re === 0) return sign(im) + magnitude(Math.abs(im), "i");
+  return `(${sign(re)}${num(Math.abs(re))}${im < 0 ? "−" : "+"}${magnitude(Math.abs(im), "i")})`;
+}
+// a positive number times unit ("" or "i"): 1 → "" or "i", 1/√2 → "1/√2" or "i/√2", 0.5 → "0.5i"
+function magnitude(v, unit) {
+  const text = num(v);
+  if (text === "1") return unit;
+  if (unit && text.startsWith("1/")) return unit + text.slice(1);
+  return text + unit;
 }
 function num(v) {
   const r = Math.round(v * 1000) / 1000;

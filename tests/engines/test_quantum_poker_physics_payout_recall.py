@@ -79,7 +79,7 @@ def test_physics_y_is_the_real_amplitude_and_the_mnemonic_is_named():
     assert np.allclose(amps(qubit(s, 1, 1)), [-1j, 0])
     # the teacher's analysis shows the same phases (−i|0⟩, i|1⟩)
     kets = [r["ket"] for r in GAME.analysis(s)["qubits"][1]]
-    assert kets[0] == "i|1⟩" and kets[1] == "-i|0⟩"
+    assert kets[0] == "i|1⟩" and kets[1] == "−i|0⟩"
 
 
 def test_simplified_counterfactual_note_does_not_contradict_itself():

@@ -2,13 +2,24 @@
 own ``AppError`` answers with its code, message and status."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from rest_framework import status
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import AppError, database_unavailable
+
+
+class CappedLimitOffsetPagination(LimitOffsetPagination):
+    """``?limit=&offset=`` with ``limit`` at most ``API_MAX_PAGE_SIZE`` (a bigger one is that
+    many): one request never builds a list of every row."""
+
+    @property
+    def max_limit(self) -> int:
+        return settings.API_MAX_PAGE_SIZE
 
 
 def exception_handler(exc, context):

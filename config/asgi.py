@@ -18,11 +18,17 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+# A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
+# spool and queue all of it before calling the app) refuses it while it arrives, any server at
+# the ASGI layer (config/bodylimit.py).
+install_in_daphne()
 
 application = ProtocolTypeRouter(
     {
-        "http": ASGIStaticFilesHandler(django_asgi),
+        "http": BodyLimit(ASGIStaticFilesHandler(django_asgi)),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

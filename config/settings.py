@@ -225,12 +225,16 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api.CappedLimitOffsetPagination",  # ?limit= at most 200
     "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
 }
+API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", 200)
 # Request bodies beyond this are a 400 before any view reads them (JSON has its own caps).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+# Any request body (form, JSON, the map upload's file included) over this is a 413 before it is
+# read, at the server's own layer (config/bodylimit.py); the proxy's limit should be the same.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", DATA_UPLOAD_MAX_MEMORY_SIZE + 64 * 1024)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Quantum Classroom API",
     "DESCRIPTION": "Classes, class sessions, matches, replays and circuit runs.",

@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from classrooms.models import Classroom, ClassSession
+from config.api import CappedLimitOffsetPagination
 from games.errors import AppError
 from simulator import credentials, devices, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
@@ -146,7 +146,7 @@ class RunList(APIView):
             raise AppError("bad_message", _("Give the match id: ?match=<id>."))
         access = _stats_access(request, int(raw))
         runs = selectors.runs_of(access.match, _action_param(request))
-        paginator = LimitOffsetPagination()  # a page at a time, like every API list
+        paginator = CappedLimitOffsetPagination()  # a page at a time, like every API list
         page = paginator.paginate_queryset(runs, request, view=self)
         return paginator.get_paginated_response([selectors.run_payload(r) for r in page])
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -19,10 +20,11 @@ from django.contrib.auth.views import LoginView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from classrooms import throttle
+from classrooms import login_throttle, throttle
 from classrooms.codes import ALPHABET
 from config import clientip
 
@@ -109,16 +111,34 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class ThrottledLoginView(LoginView):
-    """Django's login, with failed attempts counted per address and per username: past the limit
-    the answer is "wait" whatever the password, so guessing gets nowhere."""
+    """Django's login (the admin's too: ``admin_login``), with failed attempts counted so that
+    guessing gets nowhere and wrong passwords sent by someone else never lock a teacher out
+    (``classrooms.login_throttle``): past a limit a stranger is told "wait" whatever the
+    password; an address or a browser that logged in as this user before still gets in with the
+    correct password."""
 
     def post(self, request, *args, **kwargs):
         address = clientip.client_address(request.META)
         username = str(request.POST.get("username", ""))[:150]
-        if throttle.too_many_logins(address, username):
-            return self.render_to_response(
-                self.get_context_data(form=AuthenticationForm(request), slow_down=SLOW_DOWN), status=429)
+        known_address = login_throttle.is_known_address(username, address)
+        blocked = login_throttle.blocked(address, username, known_address=known_address)
+        if blocked and not (login_throttle.is_known_browser(request, username)
+                            or (known_address and not login_throttle.past_ceiling(address, username))):
+            return self.slow_down(request)  # a stranger past a limit: the password is not checked
         response = super().post(request, *args, **kwargs)
-        if response.status_code != 302:
-            throttle.record_login(address, username)
-        return response
+        if response.status_code == 302:
+            login_throttle.remember_success(request, response, username, address)
+            return response
+        login_throttle.record_failure(address, username)
+        return self.slow_down(request) if blocked else response
+
+    def slow_down(self, request):
+        return self.render_to_response(
+            self.get_context_data(form=AuthenticationForm(request), slow_down=SLOW_DOWN), status=429)
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's login is the app's (throttled) login: one form for both, then back to the
+    admin page asked for. Nothing posted here is ever checked."""
+    target = request.GET.get("next") or reverse("admin:index")
+    return redirect(f"{reverse('login')}?{urlencode({'next': target})}")

@@ -258,9 +258,14 @@ PARTICIPANT_CAP_MAX = env_int("PARTICIPANT_CAP_MAX", 300)
 # "finish in" durations (seconds) of a lesson's end; tests list shorter ones
 MOVE_CLOCK_CHOICES = tuple(int(x) for x in os.environ.get("MOVE_CLOCK_CHOICES", "15,30,60,120").split(",") if x)
 FINISH_IN_CHOICES = tuple(int(x) for x in os.environ.get("FINISH_IN_CHOICES", "60,120,300,600").split(",") if x)
-# Teacher login and sign-up attempts, per minute.
+# Teacher login and sign-up attempts, per minute (classrooms.login_throttle): failed logins of a
+# username from one address, from one address for any username, of a username from anywhere (the
+# last two only for addresses and browsers that never logged in as that username); an address
+# that logged in as a username stays known for it this many days.
+LOGIN_ATTEMPTS_PER_USERNAME_PER_ADDRESS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_ADDRESS_PER_MINUTE", 5)
 LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE", 20)
-LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE", 5)
+LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_USERNAME_PER_MINUTE", 30)
+LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 180)
 
 # Teacher sign-up: closed (accounts made by an administrator), open, or invite (needs
 # TEACHER_INVITE_CODE). Closed in production unless set; open in development.

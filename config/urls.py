@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("admin/login/", accounts.admin_login),  # one throttled login form for both
     path("admin/", admin.site.urls),
 ]
 if settings.PASSWORD_RESET_ENABLED:  # only where mail can be sent; otherwise not offered at all

@@ -91,3 +91,105 @@ def test_an_api_list_gives_at_most_200_rows_whatever_the_limit_asked(teacher_use
     page = client.get("/api/classes/?limit=1000000").json()
     assert page["count"] == 230 and len(page["results"]) == 200 and page["next"]
     assert len(client.get("/api/classes/?limit=20").json()["results"]) == 20
+
+
+# ----------------------------------------------------------------- logins: the admin's, lock-outs
+
+@pytest.fixture
+def fast_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _login(address: str, username: str, password: str, client=None, path: str = "/accounts/login/"):
+    from django.test import Client
+
+    client = client or Client(REMOTE_ADDR=address)
+    return client, client.post(path, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def _logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+@pytest.mark.django_db
+def test_the_admin_login_is_the_apps_throttled_login(fast_hasher):
+    """30 wrong passwords on /admin/login/ then the right one logged the superuser in: nothing
+    posted there is checked any more, and the one login form throttles them."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    User.objects.create_superuser("root", password="the-right-one-1")
+    attacker = Client(REMOTE_ADDR="203.0.113.7")
+    for _ in range(30):
+        answer = attacker.post("/admin/login/?next=/admin/", {"username": "root", "password": "wrong"})
+        assert answer.status_code == 302 and answer.url.startswith("/accounts/login/?next=")
+    answer = attacker.post("/admin/login/?next=/admin/", {"username": "root", "password": "the-right-one-1"})
+    assert answer.status_code == 302 and not _logged_in(attacker)
+    assert attacker.get("/admin/").url == "/admin/login/?next=/admin/"  # (then the app's form)
+    for _ in range(30):
+        _login("203.0.113.7", "root", "wrong", attacker, "/accounts/login/?next=/admin/")
+    _client, late = _login("203.0.113.7", "root", "the-right-one-1", attacker, "/accounts/login/?next=/admin/")
+    assert late.status_code == 429 and not _logged_in(attacker)
+    # the superuser, from the address they always use, through the one form: the admin opens
+    admin, answer = _login("198.51.100.1", "root", "the-right-one-1", path="/accounts/login/?next=/admin/")
+    assert answer.status_code == 302 and answer.url == "/admin/" and _logged_in(admin)
+    assert admin.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_from_anywhere_never_lock_a_teacher_out_where_they_logged_in(fast_hasher):
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+    assert _login("10.0.0.5", "ms-curie", "radium-1898-Polonium")[1].status_code == 302  # school
+    # an attacker from one address: five guesses a minute, then "wait", password unchecked
+    answers = [_login("203.0.113.9", "ms-curie", "guess")[1].status_code for _ in range(7)]
+    assert answers == [200] * 5 + [429] * 2
+    assert _login("203.0.113.9", "ms-curie", "radium-1898-Polonium")[1].status_code == 429
+    # and from forty addresses: the username is throttled for strangers...
+    for i in range(40):
+        _login(f"198.18.0.{i}", "ms-curie", "guess")
+    assert _login("192.0.2.77", "ms-curie", "radium-1898-Polonium")[1].status_code == 429
+    # ...never for the teacher at school, in any browser
+    teacher, answer = _login("10.0.0.5", "ms-curie", "radium-1898-Polonium")
+    assert answer.status_code == 302 and _logged_in(teacher)
+
+
+@pytest.mark.django_db
+def test_a_known_address_gets_in_with_the_right_password_while_someone_there_guesses(fast_hasher, settings):
+    """A school's shared address: a student guessing there cannot lock the teacher out, nor
+    guess without limit (past ten times the limit only the teacher's own browser gets in)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from classrooms.login_throttle import KNOWN_BROWSER_COOKIE
+
+    settings.LOGIN_ATTEMPTS_PER_USERNAME_PER_ADDRESS_PER_MINUTE = 2
+    User.objects.create_user("ms-curie", password="radium-1898-Polonium")
+    first, answer = _login("10.0.0.5", "ms-curie", "radium-1898-Polonium")
+    assert answer.status_code == 302
+    browser = Client(REMOTE_ADDR="10.0.0.5")  # the teacher's browser, logged out since
+    browser.cookies[KNOWN_BROWSER_COOKIE] = first.cookies[KNOWN_BROWSER_COOKIE].value
+    answers = [_login("10.0.0.5", "ms-curie", "guess")[1].status_code for _ in range(4)]
+    assert answers == [200, 200, 429, 429]
+    assert _login("10.0.0.5", "ms-curie", "radium-1898-Polonium")[1].status_code == 302
+    for _ in range(20):
+        _login("10.0.0.5", "ms-curie", "guess")
+    assert _login("10.0.0.5", "ms-curie", "radium-1898-Polonium")[1].status_code == 429
+    assert _login("10.0.0.5", "ms-curie", "radium-1898-Polonium", browser)[1].status_code == 302
+    assert _logged_in(browser)
+
+
+@pytest.mark.django_db
+def test_usernames_are_throttled_whatever_their_capitals(fast_hasher):
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("Mr-Bohr", password="complementarity-1927")
+    spellings = ["Mr-Bohr", "mr-bohr", "MR-BOHR", " mR-bOHR ", "mr-bohr"]
+    answers = [_login("203.0.113.5", name, "guess")[1].status_code for name in spellings]
+    assert answers == [200] * 5
+    assert _login("203.0.113.5", "mr-bohr", "guess")[1].status_code == 429
+    assert _login("203.0.113.5", "Mr-Bohr", "complementarity-1927")[1].status_code == 429
+    for i in range(30):
+        _login(f"198.18.1.{i}", ["Mr-Bohr", "mr-bohr", "MR-bohr"][i % 3], "guess")
+    assert _login("192.0.2.8", "Mr-Bohr", "complementarity-1927")[1].status_code == 429

@@ -5,14 +5,19 @@ appears after the measurement animation; the boards play by keyboard with the ho
 a visible focus ring."""
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
 
 from games.engines import get_game
 from games.models import Match
+from tests.support.clients import receive, run_async
+from tests.support.phone import PHONE as PHONE_SE
+from tests.support.phone import SMALL_PHONE, assert_phone_friendly, phone_context
 from tests.support.tables import open_table
 from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
 
@@ -208,6 +213,95 @@ def test_phone_replay_controls_fit_and_take_the_tap(chromium, server, teacher):
     page.locator("#next").tap()
     expect(page.locator("#step")).to_contain_text("step 1")
     page.screenshot(path=f"{SHOTS}/phone-replay.png")
+
+
+def test_phone_header_is_compact_and_switches_language_by_keyboard(chromium, server, teacher):
+    """The header takes at most two short rows on a 375 and a 320 px phone (it took 150 px):
+    brand, links and a small language select with a ✓ submit named "Change language"."""
+    for size in (PHONE_SE, SMALL_PHONE):
+        page = phone_context(chromium, size).new_page()
+        page.goto(server.url + "/join/")
+        assert page.locator(".topbar").bounding_box()["height"] <= 72, size
+        assert_phone_friendly(page, f"join page header at {size['width']} px", within=".topbar")
+        expect(page.get_by_role("button", name="Change language")).to_be_visible()
+        expect(page.get_by_role("link", name="⟨ψ| Quantum Classroom")).to_be_visible()
+    page.locator("#language-switcher select").focus()
+    page.keyboard.press("ArrowDown")  # English → Español
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.get_by_role("button", name="Cambiar idioma")).to_be_visible()
+
+
+# a control each game's player to act would use first
+FIRST_CONTROL = {
+    "quantum-tictactoe": "g.cell.playable", "qtris": ".qcard", "quantum-poker": ".qp-pauli.playable",
+    "entanglion": "button.ent-card", "quantum-ticket-to-ride": "[data-draw]",
+}
+PAUSE_GAMES = [("quantum-tictactoe", {}), ("qtris", {"variant": "advanced", "options": QTRIS_OPTIONS}),
+               ("quantum-poker", {"variant": "classic", "options": {"table_size": 2, "hands": 1, "community_cards": 4}}),
+               ("entanglion", {}), ("quantum-ticket-to-ride", {})]
+
+
+def teacher_command(table, command: dict) -> None:
+    """The table's teacher sends a dashboard command over the session socket and waits until the
+    dashboard it gets back reflects it (pause_all / resume_all)."""
+    paused = command["type"] == "pause_all"
+
+    async def send():
+        ws = await table.teacher.socket(f"/ws/sessions/{table.session['id']}/")
+        await receive(ws, "dashboard")
+        await ws.send(json.dumps(command))
+        await receive(ws, "dashboard", where=lambda m: m["session"]["pace"]["paused"] == paused)
+        await ws.close()
+    run_async(send())
+
+
+@pytest.mark.parametrize("game,extra", PAUSE_GAMES, ids=[g for g, _ in PAUSE_GAMES])
+def test_phone_pause_is_said_on_the_turn_line_and_locks_the_board(chromium, server, teacher, game, extra):
+    """Paused by the teacher, on a phone: the turn line (where the student looks) says so instead
+    of "Your turn", every control of the board is disabled and a tap on one does nothing (the
+    line nudges); the resume is said in the live region and the controls come back."""
+    table = open_table(server, game=game, **extra)
+    actor = next(s for s in table.students.values() if s.api("GET", f"/api/matches/{table.match_id}/").json()["legal"])
+    page = page_for(chromium, server, actor, table.match_id, phone=True)
+    control = page.locator(FIRST_CONTROL[game]).first
+    expect(control).to_be_visible()
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    seq = Match.objects.get(pk=table.match_id).seq
+
+    teacher_command(table, {"type": "pause_all"})
+    turn = page.locator("#turn")
+    expect(turn).to_contain_text("Paused by your teacher")
+    expect(turn).not_to_contain_text("Your turn")
+    expect(turn).to_have_class(re.compile(r"\bpaused\b"))
+    expect(page.locator("#announce")).to_contain_text("Paused by your teacher")
+    locked = page.evaluate("""() => {
+      const board = document.querySelector("#board");
+      const buttons = [...board.querySelectorAll("button")];
+      const svg = [...board.querySelectorAll("[role=button]")];
+      return { buttons: buttons.length, enabled: buttons.filter((b) => !b.disabled).map((b) => b.outerHTML.slice(0, 80)),
+               svg: svg.length, live: svg.filter((n) => n.getAttribute("aria-disabled") !== "true").map((n) => n.outerHTML.slice(0, 80)) };
+    }""")
+    assert locked["buttons"] + locked["svg"] > 0 and not locked["enabled"] and not locked["live"], locked
+    control.scroll_into_view_if_needed()
+    box = control.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(turn).to_have_class(re.compile(r"\bnudge\b"))
+    assert page.locator("#board .picked, #board [aria-pressed=true]").count() == 0
+    expect(page.locator("#error")).to_be_hidden()
+    assert_phone_friendly(page, f"{game} paused", within="#turn")
+    page.screenshot(path=f"{SHOTS}/phone-paused-{game}.png")
+    assert Match.objects.get(pk=table.match_id).seq == seq
+
+    teacher_command(table, {"type": "resume_all"})
+    expect(page.locator("#announce")).to_contain_text("Resumed: play on.")
+    expect(turn).to_contain_text("Your turn")
+    expect(turn).not_to_have_class(re.compile(r"\bpaused\b"))
+    expect(page.locator("#board [data-pause-disabled]")).to_have_count(0)
+    expect(page.locator(FIRST_CONTROL[game]).first).not_to_have_attribute("aria-disabled", "true")
+    if page.locator(f"{FIRST_CONTROL[game]}:is(button)").count():
+        expect(page.locator(FIRST_CONTROL[game]).first).to_be_enabled()
 
 
 # ----------------------------------------------------------------------------- what a click did

@@ -2,8 +2,8 @@
 tic-tac-toe table with a 2-second clock (the server is started with short clock and "finish in"
 choices). A student lets the time run out: the random bot's move appears, marked, in both logs;
 the teacher gives every table, then this table alone (its card's clock, by keyboard), a longer
-clock; the teacher pauses all tables: the pages say "Paused" and a move is refused with the
-teacher's reason; resume; "finish in 3 s": both pages count down with the game's rule, and the game ends by
+clock; the teacher pauses all tables: the pages say "Paused" on the turn line and lock the board;
+resume; "finish in 3 s": both pages count down with the game's rule, and the game ends by
 it. A 375 px phone fits; axe passes on the paused and the counting-down pages."""
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from tests.support.browser import student_joins
 from tests.support.clients import Teacher
 from tests.support.server import LiveServer
 from tests.support.tables import TEACHER
-from tests.test_browser_classroom import play_one_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -90,15 +89,19 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     assert card_right <= 375 and table_clock.bounding_box()["x"] + table_clock.bounding_box()["width"] <= card_right
     dashboard.set_viewport_size({"width": 1400, "height": 1000})
 
-    # pause all tables: both pages say so; a move is refused with the teacher's reason
+    # pause all tables: both pages say so on the turn line; the mover's board is locked (a
+    # click sends nothing and nudges the line)
+    mover = ada if ada.locator("#turn.mine").count() else bo
     dashboard.click("#pause-btn")
     for page in pages:
         expect(page.locator("#pace-paused")).to_contain_text("Paused by your teacher")
+        expect(page.locator("#turn")).to_contain_text("Paused by your teacher")
     expect(dashboard.locator("#pause-btn")).to_have_text("Resume all tables")
     seq = Match.objects.get().seq
-    mover = ada if ada.locator("#turn.mine").count() else bo
-    assert play_one_turn(mover)
-    expect(mover.locator("#error")).to_contain_text("paused by your teacher")
+    expect(mover.locator("g.cell.playable").first).to_have_attribute("aria-disabled", "true")
+    mover.locator("g.cell.playable").first.click(force=True)
+    expect(mover.locator("#turn")).to_have_class(re.compile(r"\bnudge\b"))
+    expect(mover.locator("g.cell.picked")).to_have_count(0)
     assert Match.objects.get().seq == seq
     assert fits(ada)
     assert_no_serious_violations(ada, "play page, paused")

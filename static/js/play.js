@@ -48,6 +48,47 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     },
   });
 
+  // paused by the teacher: the board's controls are disabled and a tap or a key on the board
+  // does nothing but say so (the turn line, where the student is looking, says it too)
+  const boardArea = $("board");
+  let paused = false;
+  const CONTROLS = "button, input, select, textarea";
+  const SVG_CONTROLS = "[role=button]";
+  function lockControls() {
+    for (const n of boardArea.querySelectorAll(CONTROLS)) {
+      if (!n.disabled) { n.disabled = true; n.dataset.pauseDisabled = "1"; }
+    }
+    for (const n of boardArea.querySelectorAll(SVG_CONTROLS)) {
+      if (n.getAttribute("aria-disabled") !== "true") { n.setAttribute("aria-disabled", "true"); n.dataset.pauseDisabled = "1"; }
+    }
+  }
+  function unlockControls() {
+    for (const n of boardArea.querySelectorAll("[data-pause-disabled]")) {
+      if (n.matches(CONTROLS)) n.disabled = false;
+      else n.removeAttribute("aria-disabled");
+      delete n.dataset.pauseDisabled;
+    }
+  }
+  // the board draws itself again now and then (a hover, a preview): its new controls stay locked
+  const relock = new MutationObserver(() => { if (paused) lockControls(); });
+  function setPaused(on) {
+    paused = on;
+    boardArea.classList.toggle("paused", on);
+    boardArea.setAttribute("aria-disabled", on ? "true" : "false");
+    if (on) { lockControls(); relock.observe(boardArea, { childList: true, subtree: true }); } else { relock.disconnect(); unlockControls(); }
+  }
+  function refusePaused(e) {
+    if (!paused) return;
+    if (e.type === "keydown" && !["Enter", " "].includes(e.key)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const turn = $("turn");
+    turn.classList.remove("nudge");
+    void turn.offsetWidth;  // restart the nudge
+    turn.classList.add("nudge");
+  }
+  for (const type of ["click", "keydown", "pointerdown"]) boardArea.addEventListener(type, refusePaused, true);
+
   // quick signals (co-op games): predefined phrases to the partner, no free text
   const signals = $("signals");
   if (signals) {
@@ -99,12 +140,16 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     renderTurn(msg, board.settleMs ? board.settleMs() : 0);
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
-    renderPace(msg);
-    if (animate) announce(msg);
+    const paceSaid = renderPace(msg);
+    setPaused(isPaused(msg));
+    const news = animate ? announcement(msg) : "";
+    const said = [paceSaid, news].filter(Boolean).join(" ");
+    if (said) $("announce").textContent = said;
   }
 
   // the pace: "Paused", the clock of the seat(s) to act and the countdown to the lesson's end
   // (text and a bar, not colour alone; said to screen readers once, and at 10 s left for your move)
+  const isPaused = (msg) => !!(msg.status === "playing" && !msg.outcome && msg.clock && msg.clock.paused);
   let paceWas = { paused: false, finishing: false };
   let warned = null;  // the seq at which "10 seconds left" was said
   const moveClock = countdown((left) => {
@@ -130,9 +175,10 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const paused = !!(clock && clock.paused);
     const moving = !!(clock && clock.move_left_ms !== null && clock.move_left_ms !== undefined);
     const finishing = !!(clock && clock.finish_left_ms !== null && clock.finish_left_ms !== undefined);
-    $("pace").classList.toggle("hidden", !clock);
+    // the turn line says "Paused" where the student looks: the pace box only keeps the times
+    $("pace").classList.toggle("hidden", !clock || (paused && !moving && !finishing));
     $("pace").classList.toggle("paused", paused);
-    $("pace-paused").classList.toggle("hidden", !paused);
+    $("pace-paused").classList.add("hidden");
     $("pace-paused").textContent = paused ? `${PACE_TEXT.paused}. ${PACE_TEXT.pausedHint}` : "";
     $("pace-move").classList.toggle("hidden", !moving);
     $("pace-finish").classList.toggle("hidden", !finishing);
@@ -142,11 +188,12 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     finishClock.set(finishing && !paused ? clock.finish_left_ms : null);
     if (moving && paused) $("pace-move-text").textContent = `${PACE_TEXT.paused}: ${mmss(clock.move_left_ms)}`;
     if (finishing && paused) $("pace-finish-text").textContent = PACE_TEXT.finishIn(mmss(clock.finish_left_ms));
+    // what changed in the pace, for the live region (said before the board's news)
     const said = [];
-    if (paused !== paceWas.paused) said.push(paused ? PACE_TEXT.paused : _("Resumed: play on."));
+    if (paused !== paceWas.paused) said.push(paused ? `${PACE_TEXT.paused}.` : _("Resumed: play on."));
     if (finishing && !paceWas.finishing) said.push(`${PACE_TEXT.finishIn(mmss(clock.finish_left_ms))} ${clock.finish_rule || ""}`);
-    if (said.length) $("announce").textContent = said.join(" ");
     paceWas = { paused, finishing };
+    return said.join(" ");
   }
 
   function notice(text, links = []) {
@@ -164,6 +211,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   }
   function onSession(p) {
     if (p.type !== "lobby") return;
+    if (p.moved) { location.href = p.lobby_url; return; }  // merged into another row: the lobby makes it so
     if (p.removed) { showRemoved(); return; }
     // a new round (or a new table) seated this student elsewhere: say so, with the way there
     if (p.match && p.match !== matchId && ["waiting", "playing"].includes(p.match_status) && p.play_url) {
@@ -221,6 +269,14 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     result.classList.add("hidden");
     if (msg.status === "waiting") { turn.textContent = _("Waiting for the teacher to start this table…"); return; }
     if (msg.status === "abandoned") { turn.textContent = _("This match was stopped by the teacher."); return; }
+    if (isPaused(msg)) {
+      // paused: said where the student looks, whoever's turn it is
+      turn.textContent = `${PACE_TEXT.paused}. ${PACE_TEXT.pausedHint}`;
+      turn.classList.remove("mine");
+      turn.classList.add("paused");
+      return;
+    }
+    turn.classList.remove("paused", "nudge");
     const names = msg.to_act.map((i) => seatName(msg, i));
     const mine = msg.seat !== null && msg.to_act.includes(msg.seat);
     const hint = board.prompt ? board.prompt(msg) : "";
@@ -230,13 +286,12 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
 
   // what changed, said to screen readers (a live region): the board's own sentences built from
   // the events' fields where it has them, the events' texts otherwise
-  function announce(msg) {
+  function announcement(msg) {
     const lines = board.announce ? board.announce(msg) : (msg.events || []).map((e) => e.text).filter(Boolean);
     // a move the clock forced is said first, whatever the board says about the move itself
     const forced = (msg.events || []).filter((e) => e.code === "timed_out" && e.text).map((e) => e.text);
     if (board.announce) lines.unshift(...forced);
-    const text = lines.map((t) => namedSeats(t, msg.seats)).join(". ");
-    if (text) $("announce").textContent = text;
+    return lines.map((t) => namedSeats(t, msg.seats)).join(". ");
   }
 
   // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)

@@ -48,7 +48,9 @@ class LiveServer:
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env["DATABASE_URL"] = test_database_url()
-        env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        # the test settings: the development values and the tests' fast password hasher (a
+        # teacher's login checks in microseconds); extra_env may name another module
+        env["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         env.setdefault("DEBUG", "1")  # development values: plain HTTP, the built-in key
         env.setdefault("JOIN_WRONG_CODES_PER_MINUTE", "10")

@@ -75,8 +75,10 @@ def completed_missions(state: dict, names: dict[int, str]) -> list[dict]:
 
 
 def circuit_text(run: dict) -> str:
-    """The run's circuit in one line: preparation, the path's gates, the measured basis."""
-    prep = {"0": "", "1": "X", "+": "H", "-": "X H"}[run["mission"]["initial_state"]]
-    gates = " ".join("CX(q0→q1)" if g == "CNOT" else g for g in run["gates"])
-    start = f"|0⟩ {prep} · " if prep else "|0⟩ · "
-    return f"{start}{gates} → {_ket(run['mission']['target_state'])}?"
+    """The run's circuit in one line, the gates in the order they act (arrows, as everywhere:
+    X → H is X first, then H): |0⟩, the preparation in brackets, the path's gates, the measured
+    basis, e.g. ``|0⟩ → [X → H] → H → Z → H → |1⟩?``."""
+    prep = {"0": [], "1": ["X"], "+": ["H"], "-": ["X", "H"]}[run["mission"]["initial_state"]]
+    steps = ([f"[{' → '.join(prep)}]"] if prep else []) + [
+        "CX(q0,q1)" if g == "CNOT" else g for g in run["gates"]]
+    return " → ".join(["|0⟩", *steps, f"{_ket(run['mission']['target_state'])}?"])

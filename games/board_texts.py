@@ -84,6 +84,7 @@ ENTANGLION = {
     "preview_check": _("an orbital defense check follows"),
     "preview_component": _("the component there: {component}"),
     "preview_stay": _("No path for {ship} with {card} here: the ships would stay."),
+    "preview_kickback": _("A real CNOT would change the state here ({other} from {a} to {b}, phase kick-back); the board leaves this out."),
     "preview_both": _("{card} would take both ships to {planet}."),
     "preview_ships": _("{card} would take Mercurial to {m} and Rubicon to {r}."),
     "verdict_won": _("You won together: all 8 components found in {turns} turns!"),

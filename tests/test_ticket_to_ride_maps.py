@@ -250,7 +250,7 @@ def test_the_report_lists_the_missions_completed_with_their_circuits(teacher_cli
     page = teacher_client.get(f"/teacher/sessions/{session.pk}/report/").content.decode()
     assert 'id="missions-completed"' in page
     assert "Berlin |0⟩ → Rome |1⟩" in page and "Berlin → Munich → Vienna → Rome" in page
-    assert "|0⟩ · H Z H → |1⟩?" in page  # the circuit: the path's gates, measured against |1⟩
+    assert "|0⟩ → H → Z → H → |1⟩?" in page  # the circuit: the path's gates, measured against |1⟩
     assert f"/matches/{match.pk}/circuit/" in page
 
 

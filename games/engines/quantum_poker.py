@@ -90,7 +90,8 @@ View (``view(state, seat)``; ``seat=None`` is the spectator view)
 "hands" (total), "phase", "dealer", "turn", "to_act", "pot", "can_declare", "declared_by",
 "last_turns", "seats": [{"seat", "chips", "in_hand", "sitting_out", "is_dealer", "qubits":
 [{"id", "slot", "shown", "bet", "superposed", "value": 0|1|None, "known": bool,
-"remembered": bool, and in physics mode "ket": str|None}]}],
+"remembered": bool, and in physics mode "ket": str|None and "state": "|0⟩"|"|1⟩"|"|+⟩"|"|−⟩"|None
+(the ket without its global phase)}]}],
 "community": [{"index", "id", "kind", "taken_by", "order"}], "plays", "events",
 "last_hand": {result + "cards": [[{"id", "value", "bet"}]] + "physics"}|None, "results", "finished",
 "outcome"}``. ``value`` is given only when the card is not superposed and the seat can know it:
@@ -227,11 +228,14 @@ EVENT_TEXTS = {
                               "stays normal.%(note)s"),
     "hh_identity": gettext_noop("H·H = I: a second H with nothing between restores the value"),
     "hh_flips": gettext_noop("%(law)s: %(what)s between two H flips the value"),
-    "law_flips": gettext_noop("H·%(gates)s·H flips"),
     "a_gate": gettext_noop("a %(gate)s"),
-    "the_gates": gettext_noop("the %(gates)s"),
-    "hh_cancel": gettext_noop("H·%(gates)s·H leaves the value as it was before the first H "
-                              "(the phases cancel)"),
+    # a sequence of cards in the order played, with arrows: H → Z → X → H
+    "hh_flips_many": gettext_noop("H → %(gates)s → H flips the value: between the two H, "
+                                  "%(gates)s swaps |+⟩ and |−⟩ an odd number of times (a Z or "
+                                  "a Y swaps them, an X does not)"),
+    "hh_cancel": gettext_noop("H → %(gates)s → H leaves the value as it was before the first H: "
+                              "between the two H, %(gates)s swaps |+⟩ and |−⟩ an even number of "
+                              "times (a Z or a Y swaps them, an X does not)"),
     "face_down_paren": gettext_noop(" (face down)"),
     "h_flip_physics": gettext_noop("%(why)s; it has a definite value again%(face)s, the opposite of "
                                    "the value before the first H."),
@@ -334,8 +338,21 @@ def _run_gates(initial: int, gates: list[str]) -> list:
 
 
 def ket(amps: list) -> str:
-    """A readable ket for one qubit card, e.g. ``|0⟩``, ``-i|1⟩``, ``|+⟩``, ``0.6|0⟩ + 0.8|1⟩``."""
+    """A readable ket for one qubit card, e.g. ``|0⟩``, ``−i|1⟩``, ``|+⟩``, ``0.6|0⟩ + 0.8|1⟩``."""
     return quantum.kets.qubit(*_amps_to_c(amps))
+
+
+_NAMED_STATES = {"|0⟩": (1, 0), "|1⟩": (0, 1), "|+⟩": (1, 1), "|−⟩": (1, -1)}
+
+
+def named_state(amps: list) -> str | None:
+    """The card's state up to its global phase, ``|0⟩ |1⟩ |+⟩ |−⟩`` (the only states X, Y, Z
+    and H reach from a dealt card), else None."""
+    psi = np.array(_amps_to_c(amps))
+    for name, vec in _NAMED_STATES.items():
+        if quantum.same_up_to_phase(psi, np.array(vec, dtype=complex) / np.linalg.norm(vec), 1e-9):
+            return name
+    return None
 
 
 # --------------------------------------------------------------------------- the game
@@ -517,8 +534,12 @@ class QuantumPoker:
                        # perfect recall: a value this seat knows only from what it saw
                        "remembered": known and not q["shown"] and s != seat}
                 if physics:
-                    # the state this seat can follow through the public gates, else None
-                    row["ket"] = ket(q["amps"]) if knows and hand["phase"] == "play" else None
+                    # the state this seat can follow through the public gates, else None;
+                    # ``state`` is it without its global phase: |0⟩, |1⟩, |+⟩ or |−⟩ (a
+                    # superposed card is |+⟩ or |−⟩, and the next H tells them apart)
+                    follows = knows and hand["phase"] == "play"
+                    row["ket"] = ket(q["amps"]) if follows else None
+                    row["state"] = named_state(q["amps"]) if follows else None
                 qubits.append(row)
             seats.append({"seat": s, "chips": state["chips"][s],
                           "in_hand": hand["in_hand"][s], "sitting_out": not hand["in_hand"][s],
@@ -891,14 +912,14 @@ def _between_hs(between: list[str]) -> tuple[bool, dict]:
     flips = sum(g in ("Z", "Y") for g in between) % 2 == 1
     if not between:
         return False, message("hh_identity")
-    gates = "·".join(between)
+    # the cards in the order played, with arrows ("·" would read as an operator product)
+    gates = " → ".join(between)
     if flips:
         zs = [g for g in between if g in ("Z", "Y")]
-        what = (message("a_gate", gate=zs[0]) if zs in (["Z"], ["Y"])
-                else message("the_gates", gates=gates))
-        law = ("H·Z·H = X" if zs == ["Z"] else "H·Y·H = −Y" if zs == ["Y"]
-               else message("law_flips", gates=gates))
-        return True, message("hh_flips", law=law, what=what)
+        if zs in (["Z"], ["Y"]):  # one Z or Y (an X beside it changes only a global sign)
+            law = "H·Z·H = X" if zs == ["Z"] else "H·Y·H = −Y"
+            return True, message("hh_flips", law=law, what=message("a_gate", gate=zs[0]))
+        return True, message("hh_flips_many", gates=gates)
     return False, message("hh_cancel", gates=gates)
 
 
@@ -1313,4 +1334,4 @@ def hand_circuit(hand: dict):
 
 GAME = QuantumPoker()
 
-__all__ = ["GAME", "QuantumPoker", "hand_circuit", "ket", "physics_counterfactual"]
+__all__ = ["GAME", "QuantumPoker", "hand_circuit", "ket", "named_state", "physics_counterfactual"]

@@ -525,8 +525,10 @@ export function createBoard(root, { act, preview }) {
     const sentence = !moved.length ? bt("preview_stay", { card, ship: me })
       : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? bt("preview_both", { card, planet: after.mercurial })
         : bt("preview_ships", { card, m: after.mercurial, r: after.rubicon });
+    // §3.6: the one move where the board is not the gate: say what a real CNOT would do
+    const kick = r.kickback ? " " + bt("preview_kickback", r.kickback) : "";
     previewLine.textContent = sentence
-      + (extra.length ? ` (${extra.join("; ")})` : "");
+      + (extra.length ? ` (${extra.join("; ")})` : "") + kick;
     previewLine.dataset.after = JSON.stringify(after);
   }
 

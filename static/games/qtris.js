@@ -653,9 +653,10 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     if (!e) { explainBox.append(h("p", { class: "muted" }, _("No card has been played yet. Each card is a quantum gate: it changes the tiles, and the odds change with them."))); return; }
     explainBox.append(h("p", { class: "ex-title" }, e.text));
     const x = e.explain;
+    // Eve's measurement: the engine says what it did (the squares collapsed onto the basis she chose)
+    if (e.type === "eve_measure") { if (x && x.text) explainBox.append(h("p", { class: "ex-text" }, x.text)); return; }
     if (!x) {
-      if (e.type === "noise") explainBox.append(h("p", {}, _("Noise: a square was measured without anybody looking. A kitten becomes a bag of tiles — white or black, we just don't know which — a mixture. Mixtures cannot be turned back into certainty by any card.")));
-      if (e.type === "eve_measure") explainBox.append(h("p", {}, _("Eve looked: measuring makes the tile collapse to what she saw, and the superposition is gone.")));
+      if (e.type === "noise" && e.square) explainBox.append(h("p", {}, _("Noise: a square was measured without anybody looking. A kitten becomes a bag of tiles — white or black, we just don't know which: a mixture. No card played on that square alone can turn a mixture back into a sure colour; a CX can only move the uncertainty to another square, never make it vanish.")));
       return;
     }
     const body = h("div", { class: "ex-body" });

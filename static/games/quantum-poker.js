@@ -10,14 +10,25 @@
 import { _, nt, tr } from "../js/i18n.js";
 import { ensureStylesheet, h } from "../js/svg.js";
 
+// the cards of the simplified game (the rulebook's: H erases the value, a second H flips a coin)
 const GATE_HELP = {
   X: _("X flips the value of one of your qubits (no effect on a superposed one)."),
-  Y: _("Y flips the value of one of your qubits and turns it face up/down."),
+  Y: _("Y flips the value of one of your qubits and turns it face up/down (on a superposed one it only turns it)."),
   Z: _("Z doubles (or halves back) the bet on one of your qubits."),
   H: _("H lays one of your qubits down in superposition; on a laid-down qubit it flips a coin."),
   CX: _("CX applies X to a qubit of another player: in this game Cx is that single-qubit X (it flips the value), not a two-qubit CNOT."),
   SWAP: _("SWAP exchanges one of your qubits with one of another player's."),
 };
+// physics mode: what each real gate does to the qubit (a superposed card is |+⟩ or |−⟩)
+const GATE_HELP_PHYSICS = {
+  X: _("X flips the value of one of your qubits: X|0⟩ = |1⟩, X|1⟩ = |0⟩. On a superposed one it changes at most a sign: X|+⟩ = |+⟩, X|−⟩ = −|−⟩."),
+  Y: _("Y flips the value of one of your qubits with a phase, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩, and turns it face up/down. On a superposed one it swaps |+⟩ and |−⟩: Y|+⟩ = −i|−⟩, Y|−⟩ = i|+⟩."),
+  Z: _("Z doubles (or halves back) the bet on one of your qubits. On the qubit it leaves |0⟩ and |1⟩ as they are (Z|1⟩ = −|1⟩, only a sign) and swaps |+⟩ and |−⟩, which changes what the next H gives."),
+  H: _("H is the real Hadamard on one of your qubits: H|0⟩ = |+⟩ and H|1⟩ = |−⟩ lay it down in superposition; on a laid-down qubit H|+⟩ = |0⟩ and H|−⟩ = |1⟩ give a sure value again, no coin."),
+  CX: _("CX applies X to a qubit of another player: in this game Cx is that single-qubit X (X|0⟩ = |1⟩, X|1⟩ = |0⟩; on |+⟩ or |−⟩ at most a sign), not a two-qubit CNOT."),
+  SWAP: _("SWAP exchanges one of your qubits with one of another player's."),
+};
+const gateHelp = (v, kind) => (v.physics_mode ? GATE_HELP_PHYSICS : GATE_HELP)[kind];
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
 const COIN_MS = 1700; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
 
@@ -140,7 +151,16 @@ export function createBoard(root, { act }) {
     if (picked && picked.own !== undefined && mine && picked.own === q.slot) cls.push("own-picked");
     let face;
     let title;
-    if (q.superposed) {
+    if (q.superposed && v.physics_mode && q.state) {
+      // physics mode: |+⟩ and |−⟩ are different states (the next H gives 0 from one, 1 from the other)
+      face = q.state;
+      title = q.state === "|−⟩"
+        ? _("Superposed in |−⟩: measured now it gives 0 or 1 at 50%; the next H gives 1 for sure")
+        : _("Superposed in |+⟩: measured now it gives 0 or 1 at 50%; the next H gives 0 for sure");
+    } else if (q.superposed && v.physics_mode) {
+      face = "";
+      title = _("Superposed (laid down), face down: its state, |+⟩ or |−⟩, is hidden");
+    } else if (q.superposed) {
       face = q.shown ? "0+1" : "";
       title = _("Superposed (laid down): no value until it is measured");
     } else if (known) {
@@ -222,7 +242,7 @@ export function createBoard(root, { act }) {
       row.append(h("button", {
         type: "button", class: cls.join(" "), "data-card": c.index, "data-kind": c.kind,
         "data-taken-by": taken ? c.taken_by : null, disabled: can ? null : true,
-        title: taken ? tr("%(kind)s: taken by %(player)s", { kind: c.kind, player: name(msg, c.taken_by) }) : GATE_HELP[c.kind],
+        title: taken ? tr("%(kind)s: taken by %(player)s", { kind: c.kind, player: name(msg, c.taken_by) }) : gateHelp(v, c.kind),
         onclick: () => pickCard(c.index),
       },
       h("span", { class: "qp-kind", text: c.kind }),
@@ -335,7 +355,7 @@ export function createBoard(root, { act }) {
         const kind = v.community[picked.card].kind;
         if (kind === "SWAP" && picked.own === undefined) hint = _("SWAP: click one of your qubits, then another player's.");
         else if (kind === "SWAP") hint = tr("SWAP: now click another player's qubit to exchange with your qubit %(qubit)s.", { qubit: picked.own + 1 });
-        else hint = GATE_HELP[kind] + " " + _("Click a glowing qubit.");
+        else hint = gateHelp(v, kind) + " " + _("Click a glowing qubit.");
       }
       side.append(h("div", { class: "qp-hint", text: hint }));
       if (picked) side.append(h("button", { type: "button", class: "button secondary small", onclick: cancelPick }, _("Cancel")));
@@ -363,7 +383,9 @@ export function createBoard(root, { act }) {
       h("ul", {},
         h("li", { text: _("? = face down: only its owner knows the value.") }),
         h("li", { text: _("A dashed outline with “only you see this” = your face-down value.") }),
-        h("li", { text: _("A card lying sideways is superposed: it has no value until measured.") }),
+        h("li", { text: v.physics_mode
+          ? _("A card lying sideways is superposed, |+⟩ or |−⟩: measured, it gives 0 or 1 at 50%; the next H gives 0 from |+⟩ and 1 from |−⟩.")
+          : _("A card lying sideways is superposed: it has no value until measured.") }),
         h("li", { text: _("Two chips under a card = doubled bet (a 1 scores 2).") }),
         h("li", { text: _("D = dealer. The glowing seat is to play.") }))));
   }
@@ -398,7 +420,7 @@ export function createBoard(root, { act }) {
           if (!c.note) continue;
           notes.push(h("li", {},
             h("b", { text: `${name(msg, row.seat)} q${c.slot + 1}` }),
-            " " + tr("dealt %(dealt)s, cards %(cards)s: simplified game %(value)s; physics %(ket)s (P(1) = %(p1)s).", { dealt: c.dealt, cards: c.applied.join(" ") || _("none"), value: c.value, ket: c.physics_ket, p1: Number(c.physics_p1).toFixed(2) }) + " ",
+            " " + tr("dealt %(dealt)s, cards %(cards)s: simplified game %(value)s; physics %(ket)s (P(1) = %(p1)s).", { dealt: c.dealt, cards: c.applied.join(" → ") || _("none"), value: c.value, ket: c.physics_ket, p1: Number(c.physics_p1).toFixed(2) }) + " ",
             h("span", { class: "qp-note", text: c.note })));
         }
       }

@@ -27,7 +27,7 @@ const GATES = ["I", "X", "Y", "Z", "H", "CNOT"];
 const GATE_HELP = {
   I: _("I does nothing to the qubit."),
   X: _("X flips the mission qubit (|0⟩ ↔ |1⟩)."),
-  Y: _("Y flips the mission qubit and adds a phase i."),
+  Y: _("Y flips the mission qubit with a phase: Y|0⟩ = i|1⟩, Y|1⟩ = −i|0⟩ (so Y|+⟩ = −i|−⟩)."),
   Z: _("Z flips the sign of |1⟩ (|+⟩ ↔ |−⟩)."),
   H: _("H turns |0⟩ into |+⟩ and |1⟩ into |−⟩ (and back)."),
   CNOT: _("CNOT flips q1 when the mission qubit q0 is 1: it can entangle them."),
@@ -55,6 +55,8 @@ const TEXT = {
   cityRoutes: (name, routes) => t("%(city)s: routes to %(routes)s.", { city: name, routes }),
   cityRoute: (r, other, owner) => `${other} (${r.gate}×${r.length}, ${owner})`,
   start: _("your start"), target: _("your target"), next: _("next on the path: press Enter"),
+  // the one statement of how gate sequences are written (the events and the report write them so)
+  order: _("Gates are written in the order they act: X → H means X first, then H (the operator product is H·X)."),
 };
 const SEAT_COLOURS = 5;
 const COLOUR_NAMES = [_("red"), _("blue"), _("green"), _("orange"), _("purple")];
@@ -515,7 +517,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     steps.slice(1).forEach((st, k) => { for (let n = 0; n < st.route.length; n++) gates.push({ gate: st.route.gate, step: k + 1 }); });
     const W = 34, width = Math.max(120, 40 + gates.length * W + 20);
     const g = s("svg", { viewBox: `0 0 ${width} 70`, width, height: 70, class: "ttr-circuit", role: "img",
-      "aria-label": t("Circuit: %(gates)s", { gates: gates.map((x) => (x.gate === "CNOT" ? "CNOT q0→q1" : x.gate)).join(", ") || _("no gates yet") }) });
+      "aria-label": t("Circuit: %(gates)s", { gates: gates.map((x) => x.gate).join(" → ") || _("no gates yet") }) });
     g.append(s("text", { x: 2, y: 24, class: "wire-name" }, "q0"), s("text", { x: 2, y: 54, class: "wire-name" }, "q1"));
     g.append(s("line", { x1: 22, y1: 20, x2: width - 4, y2: 20, class: "wire" }), s("line", { x1: 22, y1: 50, x2: width - 4, y2: 50, class: "wire" }));
     gates.forEach((x, k) => {
@@ -558,7 +560,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const matchNow = fid !== null && Math.abs(1 - fid) < 1e-9;
     picker.replaceChildren(
       h("h3", { text: t("Run: %(path)s", { path: path.join(" → ") }) }),
-      circuitSvg(steps), row,
+      circuitSvg(steps), h("p", { class: "muted small ttr-order", text: TEXT.order }), row,
       h("p", { class: `ttr-verdict${matchNow ? " match" : ""}`, "data-fidelity": fid === null ? "" : fid.toFixed(6) },
         fid === null ? "" : t("Fidelity with the target %(ket)s: %(fidelity)s", { ket: ket(m.target_state), fidelity: fid.toFixed(3) })
           + (atTarget ? (matchNow ? ` — ${_("this run completes the mission.")}` : ` — ${_("not a match.")}`) : ` ${t("(the path must end in %(city)s).", { city: m.target })}`)

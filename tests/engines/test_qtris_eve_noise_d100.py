@@ -12,6 +12,7 @@ from games.engines import IllegalAction, get_game
 from games.engines.qtris import board as B
 from games.engines.qtris import tiles as T
 from games.engines.qtris.scoring import outcome_of_bitstring
+from games.engines.qtris.weights import from_probability
 
 GAME = get_game("qtris")
 FIXED = {"first_seat": 0, "colors": ["white", "black"], "skip_mulligan": True}
@@ -197,7 +198,9 @@ def spans_ok(board: list[dict], seeds: int) -> set:
             pick = 0
             for b in (bits[s - 1] for s in e["squares"]):
                 pick = pick * 2 + b
-            lo, hi = B.d100_table(dist)[pick]
+            # the table of the exact probabilities (the floats 0.37499999999999994... would
+            # round the book's 37.5 down)
+            lo, hi = B.d100_table([from_probability(p) for p in dist])[pick]
             assert lo <= e["d100"] <= hi, (e, pick)
             assert f"rolled {e['d100']} on the d100" in e["text"]
             seen.add((tuple(e["squares"]), pick))
@@ -216,6 +219,19 @@ def test_d100_shown_agrees_with_the_books_tables_for_u_decorated_pairs():
         seen = spans_ok(bd, 600)
         assert {((3, 7), k) for k in range(4)} <= seen     # every outcome came up
         assert ((5,), 1) in seen                           # even the 7% black of U·R
+
+
+@pytest.mark.parametrize("bell, table", [
+    ("phi+", [(1, 12), (13, 50), (51, 88), (89, 100)]),
+    ("psi-", [(1, 38), (39, 50), (51, 62), (63, 100)]),
+])
+def test_d100_tables_of_u_decorated_pairs_are_the_books_exactly(bell, table):
+    """The book (§3.3.1): correlated WW 1–12, WB 13–50, BW 51–88, BB 89–100; anti-correlated
+    WW 1–38, WB 39–50, BW 51–62, BB 63–100. The floats of the Born rule (0.37499999999999994)
+    gave 1–37 / 51–87: the table is computed from the exact probabilities."""
+    for deco in ("U1", "U2"):
+        comp = {"squares": [3, 7], "members": [{"tile": f"{deco}:{bell}", "weight": "1"}]}
+        assert B.d100_table(B.exact_distribution(comp)) == table
 
 
 def test_d100_for_a_u_decorated_phi_pair_white_white_is_in_1_to_12():

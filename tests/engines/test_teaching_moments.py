@@ -73,13 +73,13 @@ def test_qtris_gate_sequences_act_as_the_gate_they_name_and_take_the_colour_wher
         assert Operator(qc).equiv(Operator(Pauli(m["acts_as"]))), m["text"]
         out = Statevector.from_label(COLOUR[m["from"]]).evolve(qc)
         assert abs(out.probabilities()[int(COLOUR[m["to"]])] - 1) < 1e-9, m["text"]
-        assert m["params"]["cards"] == "·".join(reversed(m["cards"]))  # an operator product
+        assert m["params"]["cards"] == " → ".join(m["cards"])  # in the order played, with arrows
 
 
 def test_qtris_h_z_h_on_a_sure_colour_is_told_as_x():
     hzh = [m for m in kinds(qtris_moments(), "gate_sequence") if m["cards"] == ["H", "Z", "H"]]
     assert hzh and all(m["acts_as"] == "X" and m["from"] != m["to"] for m in hzh)
-    assert "H·Z·H acts as X" in hzh[0]["text"]
+    assert "H → Z → H acts as X" in hzh[0]["text"]
 
 
 def test_qtris_bell_pairs_are_entangled_with_the_correlation_they_announce():
@@ -190,7 +190,7 @@ def test_ticket_to_ride_a_completed_mission_is_a_run_whose_gates_reach_the_goal(
         getattr(qc, gate.lower())(0)
     out = Statevector.from_label(m["mission"]["initial_state"]).evolve(qc)
     assert out.equiv(Statevector.from_label(m["mission"]["target_state"]))
-    assert "completed a mission" in m["text"] and "H·Z·H" in m["text"]
+    assert "completed a mission" in m["text"] and "H → Z → H took |0⟩ to |1⟩" in m["text"]
 
 
 def test_ticket_to_ride_a_run_that_misses_is_private_and_never_a_moment():

@@ -73,7 +73,7 @@ rendering of ``texts.EVENT_TEXTS[code] % params`` (declared as ``GAME.event_text
 may be a nested message ``{"code", "params"}``), so a page can render it in the reader's
 language. Types: setup, roll (``die`` d8/d6, ``rolls``, ``modifier``, ``total``, ``need``,
 ``passed``, ``purpose``: orbital/ground/probe/heisenberg/spooky/first_player/placement/
-landing), turn, play (codes no_effect/enter/exit/move_inside/move_outside/swap_outside;
+landing), turn, play (codes no_effect/no_effect_kickback/enter/exit/move_inside/move_outside/swap_outside;
 ``before``, ``after``, ``slot``, ``via``), draw, probe, deck, engine_control (full/cleared),
 orbital (not_seen/detected/skipped_programming), ground (retrieved/retrieve_failed), detection
 (detection_up with ``cause`` probe/orbital/retrieval/schrodinger, bit_flip, wave_collapse),

@@ -22,6 +22,14 @@ def board_differs_from_physics(ships: dict[str, str], seat: int, card: str) -> b
             and me == "MINUS")
 
 
+def kickback(ships: dict[str, str], seat: int) -> dict[str, str]:
+    """Where a real CNOT would put the other ship when the board leaves it out
+    (``board_differs_from_physics``): the phase kicks back onto the control, PLUS ↔ MINUS.
+    Text parameters: ``other`` (its name), ``a`` (its planet), ``b`` (where physics takes it)."""
+    them = ships[SHIPS[1 - seat]]
+    return {"other": R.who(1 - seat), "a": them, "b": {"PLUS": "MINUS", "MINUS": "PLUS"}[them]}
+
+
 def needs_orbital(state: State, seat: int, before: dict, after: dict) -> bool:
     """§7.1: a navigation that brings the ships to a new Entanglion planet (and Quantum
     Programming does not skip it)."""
@@ -43,7 +51,10 @@ def steer(state: State, seat: int, card: str, events: list, *, via: str) -> tupl
         state["circuit"]["gates"].append(gate_of(seat, card))
     state["ships"] = after
     params = {"ship": R.who(seat), "card": card}
-    if after == before:
+    if after == before and board_differs_from_physics(before, seat, card):
+        code = "no_effect_kickback"
+        params.update(kickback(before, seat))
+    elif after == before:
         code = "no_effect"
     elif inside(after) and not inside(before):
         code, params["planet"] = "enter", after["mercurial"]

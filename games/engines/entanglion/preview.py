@@ -5,7 +5,10 @@ resolved and nothing of the decks revealed. Accepts ``{"play": CARD}`` (with or 
     {"action", "seat", "card", "before": {ships}, "after": {ships}, "moves": bool,
      "enters": bool, "exits": bool, "orbital_check": bool, "component": str|None,
      "gate": [...], "state_before": {ket...}, "state_after": {ket...}, "code", "params",
-     "text"}
+     "text", "kickback": {"other", "a", "b"} | None}
+
+``kickback``: the CNOT where the board leaves out what a real CNOT would do (both ships in
+Superious, the player's ship on MINUS: the other ship would go PLUS ↔ MINUS).
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import json
 from ..base import IllegalAction
 from . import rules as R
 from .kets import describe
-from .navigation import gate_of, needs_orbital
+from .navigation import board_differs_from_physics, gate_of, kickback, needs_orbital
 from .planets import SHIPS, inside, move
 from .texts import render
 
@@ -40,14 +43,15 @@ def preview(game, state: dict, seat: int, action: dict) -> dict:
     after = move(before, SHIPS[seat], card)
     check = "play" in action and needs_orbital(state, seat, before, after)
     planet = after["mercurial"] if inside(after) else None
+    differs = board_differs_from_physics(before, seat, card)
     if after == before:
-        code = "preview_stay"
+        code = "preview_stay_kickback" if differs else "preview_stay"
     elif inside(after):
         code = "preview_inside"
     else:
         code = "preview_outside"
     params = {"ship": R.who(seat), "card": card, "planet": planet, "m": after["mercurial"],
-              "r": after["rubicon"]}
+              "r": after["rubicon"], **(kickback(before, seat) if differs else {})}
     return {
         "action": dict(action), "seat": seat, "card": card, "before": before, "after": after,
         "moves": after != before, "enters": inside(after) and not inside(before),
@@ -57,4 +61,7 @@ def preview(game, state: dict, seat: int, action: dict) -> dict:
         "gate": gate_of(seat, card), "state_before": describe(before),
         "state_after": describe(after),
         "code": code, "params": params, "text": render(code, params),
+        # §3.6: the one move where the board is not the gate (a real CNOT would kick the phase
+        # back onto the other ship): {"other", "a", "b"}, else None
+        "kickback": kickback(before, seat) if differs else None,
     }

@@ -57,6 +57,11 @@ EVENT_TEXTS: dict[str, str] = {
     "trade": _("Qubit Interconnect: %(ship)s trades %(give)s for %(other)s's %(take)s."),
     # navigation
     "no_effect": _("%(ship)s plays %(card)s: no path for %(ship)s here, the ships stay."),
+    # §3.6: both ships in Superious, the CNOT player's ship (the target) on MINUS
+    "no_effect_kickback": _("%(ship)s plays %(card)s: no path for %(ship)s here, the ships stay. A "
+                            "real CNOT would change the state here: with %(ship)s on MINUS as the "
+                            "target, the phase kicks back and %(other)s would go from %(a)s to "
+                            "%(b)s. The board leaves this out."),
     "enter": _("%(ship)s plays %(card)s: both ships enter Entanglion at %(planet)s."),
     "exit": _("%(ship)s plays %(card)s: the ships leave Entanglion, Mercurial to %(m)s, Rubicon "
               "to %(r)s."),
@@ -109,6 +114,9 @@ EVENT_TEXTS: dict[str, str] = {
     "nothing": _("nothing"),
     # previews
     "preview_stay": _("No path for %(ship)s with %(card)s here: the ships would stay."),
+    "preview_stay_kickback": _("No path for %(ship)s with %(card)s here: the ships would stay. A "
+                               "real CNOT would change the state here (%(other)s from %(a)s to "
+                               "%(b)s, phase kick-back); the board leaves this out."),
     "preview_inside": _("%(card)s would take both ships to %(planet)s."),
     "preview_outside": _("%(card)s would take Mercurial to %(m)s and Rubicon to %(r)s."),
     # end

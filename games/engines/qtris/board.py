@@ -16,6 +16,7 @@ components are independent (the board state is their tensor product).
 """
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from typing import Any
@@ -27,7 +28,7 @@ from games.engines.base import event, is_int, message
 
 from . import tiles as T
 from .texts import EVENT_TEXTS, colour
-from .weights import ONE, Weight, from_probability, parse
+from .weights import ONE, ZERO, Weight, from_probability, parse
 
 Board = list[dict[str, Any]]
 Component = dict[str, Any]
@@ -300,29 +301,77 @@ def seen_roll(board: Board, squares: list[int], basis: str, tiles: T.TileSet, bi
     outcome was certain."""
     comp = board[component_index(board, squares[0])]
     results = measure_component(comp, squares, basis, tiles)
-    dist = [float(r[1]) for r in results]
-    if max(dist) > 1 - 1e-9:
-        return None
-    span = d100_table(dist)[[r[0] for r in results].index(tuple(bits))]
+    if len(results) == 1:
+        return None  # certain
+    # every outcome of the basis, in order (those that cannot happen with weight 0)
+    exact = dict((r[0], r[1]) for r in results)
+    outcomes = [tuple((k >> (len(squares) - 1 - j)) & 1 for j in range(len(squares)))
+                for k in range(2 ** len(squares))]
+    span = d100_table([exact.get(o, ZERO) for o in outcomes])[outcomes.index(tuple(bits))]
     if span is None:
         return None
     return span[0] + int(u * (span[1] - span[0] + 1))
 
 
-def d100_table(dist: list[float]) -> list[tuple[int, int] | None]:
+def _exact(p: Weight | Fraction | float) -> Weight:
+    if isinstance(p, Weight):
+        return p
+    return Weight(Fraction(p))
+
+
+def _sign(x: Weight) -> int:
+    """The sign of ``a + b·√3``, exactly."""
+    a, b = x.a, x.b
+    if (a >= 0 and b >= 0) or (a <= 0 and b <= 0):
+        return (a > 0 or b > 0) - (a < 0 or b < 0)
+    # opposite signs: compare a² with 3b²
+    bigger_a = a * a > 3 * b * b
+    return (1 if a > 0 else -1) if bigger_a else (1 if b > 0 else -1)
+
+
+def _round_percent(x: Weight) -> int:
+    """``100·x`` rounded to a whole number exactly, halves to even (the book's tables: 12.5 →
+    12, 37.5 → 38, 62.5 → 62, 87.5 → 88). A number with a √3 part is never a half."""
+    hundred = x * Weight(Fraction(100))
+    if hundred.b == 0:
+        return round(hundred.a)  # Fraction rounds halves to even
+    n = math.floor(float(hundred) + 0.5)
+    while _sign(hundred + Weight(Fraction(1, 2)) - Weight(Fraction(n))) < 0:
+        n -= 1
+    while _sign(hundred + Weight(Fraction(1, 2)) - Weight(Fraction(n + 1))) >= 0:
+        n += 1
+    return n
+
+
+def d100_table(dist: list[Weight | Fraction | float]) -> list[tuple[int, int] | None]:
     """The book's d100 table for outcome probabilities ``dist`` (in the order WW, WB, BW, BB
     for a pair; W, B for a square): outcome ``k`` is rolled on ``lo..hi``, the cumulative
-    probabilities rounded to whole percent (the book's 1–12 / 13–50 / 51–88 / 89–100 for
-    ⅛, ⅜, ⅜, ⅛; 1–93 / 94–100 for U·R). An outcome whose range rounds away gets None."""
+    probabilities rounded to whole percent, halves to even (the book's 1–12 / 13–50 / 51–88 /
+    89–100 for ⅛, ⅜, ⅜, ⅛; 1–38 / 39–50 / 51–62 / 63–100 for ⅜, ⅛, ⅛, ⅜; 1–93 / 94–100 for
+    U·R). Computed exactly: give the exact ``Weight`` probabilities (a float such as 0.375 is
+    taken as the binary fraction it is, so 0.37499999999999994 would give 37). An outcome
+    whose range rounds away gets None."""
     table: list[tuple[int, int] | None] = []
-    acc = 0.0
+    acc = ZERO
     prev = 0
     for p in dist:
-        acc += p
-        edge = min(100, round(acc * 100))
+        acc = acc + _exact(p)
+        edge = min(100, _round_percent(acc))
         table.append((prev + 1, edge) if edge > prev else None)
         prev = max(prev, edge)
     return table
+
+
+def exact_distribution(comp: Component) -> list[Weight]:
+    """The exact colour-basis outcome probabilities of a component (index: lower square =
+    high bit), each member's Born probabilities times its weight."""
+    n = len(comp["squares"])
+    out = [ZERO] * (2 ** n)
+    for tile, w in members_of(comp):
+        for k, p in enumerate(np.abs(T.state(tile)) ** 2):
+            if p > 1e-12:
+                out[k] = out[k] + w * from_probability(float(p))
+    return out
 
 
 def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list[dict]]:
@@ -342,7 +391,7 @@ def final_measurement(board: Board, rng: random.Random) -> tuple[list[int], list
         rng_roll = rng.random()
         d100 = None
         if not certain:
-            span = d100_table(dist)[pick]
+            span = d100_table(exact_distribution(comp))[pick]
             if span is not None:
                 lo, hi = span
                 d100 = lo + int(rng_roll * (hi - lo + 1))

@@ -71,7 +71,7 @@ from .board import (
     seen_roll,
 )
 from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
-from .preview import explain_play
+from .preview import explain_play, explain_text
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
 from .texts import EVENT_TEXTS
@@ -669,7 +669,10 @@ class QTris:
                              # the outcome in words ("white circle", "kitten up"): the tiles'
                              # codes (W B R L UP DOWN) are kept, language-neutral, in `result`
                              "how": how, "result": [message(f"tile_{label}") for label in labels]},
-                            side=side, squares=list(squares), basis=basis, result=labels, d100=d100, p=p))
+                            side=side, squares=list(squares), basis=basis, result=labels, d100=d100, p=p,
+                            # what the measurement did: the squares collapsed onto the basis she chose
+                            explain={"messages": [message(f"eve_{basis}")],
+                                     "text": explain_text([message(f"eve_{basis}")])}))
         self._end_turn(state, events)
 
     # ------------------------------------------------------------------ views & results

@@ -1,8 +1,8 @@
 """QTris's teaching moments (see games/engines/base.py): what one applied action teaches.
 
 * ``gate_sequence``: the cards played on one square since it was last a sure colour act, all
-  together, as a single Pauli gate (or as nothing): H·Z·H took white to black, it acts as X;
-  H·H left it white, it acts as I. Checked here: the product of the cards' matrices is that
+  together, as a single Pauli gate (or as nothing): H → Z → H took white to black, it acts as
+  X; H → H left it white, it acts as I (the cards in the order played, with arrows). Checked here: the product of the cards' matrices is that
   gate up to a phase, and it takes the starting colour to the colour reached.
 * ``bell_pair``: a CX whose control was a kitten made an entangled pair (correlated or
   anti-correlated colours).
@@ -108,10 +108,10 @@ def _sequence(e: Event, earlier: Iterable[Event]) -> Moment | None:
     start, end = chain[0]["before"], last["after"]
     if not quantum.same_up_to_phase(product @ TILE_KETS[start], TILE_KETS[end]):
         return None  # the board and the cards disagree: say nothing rather than something false
-    # the cards are written as an operator product: the first card played rightmost
+    # the cards in the order they were played, with arrows (as every game writes a sequence)
     code = "moment_sequence_back" if start == end else "moment_sequence"
     return moment(EVENT_TEXTS, code, {
-        "square": square, "cards": "·".join(reversed(cards)), "gate": as_gate,
+        "square": square, "cards": " → ".join(cards), "gate": as_gate,
         "before": {"code": SURE[start], "params": {}}, "after": {"code": SURE[end], "params": {}},
     }) | {"kind": "gate_sequence", "square": square, "cards": cards, "acts_as": as_gate,
           "from": SURE[start], "to": SURE[end]}

@@ -35,33 +35,53 @@ from .board import Board, component_index, display_squares, members_of, p_white
 from .cards import FRAME_CARDS, check_play, physical_matrix
 from .texts import EVENT_TEXTS
 
-CARD_WORDS = {
-    "I": "The I card does nothing: it is a way to pass.",
-    "X": "X is the “change colour” card: white becomes black and black becomes white. "
-         "A kitten (half-black circle) has no colour yet, so X leaves it as it is.",
-    "Y": "Y changes both the colour and the orientation: white ↔ black, and a kitten turns "
-         "from right to left (or back).",
-    "Z": "Z is the “change orientation” card: a kitten turned right turns left and back. "
-         "White and black circles do not change — but the hidden sign of the kitten does, "
-         "and the H card can turn that sign into a colour.",
-    "H": "H swaps colour and orientation: white ↔ kitten turned right, black ↔ kitten turned "
-         "left. From a kitten, H gives a sure colour: a superposition can be turned into "
-         "certainty, a bag of mixed tiles cannot.",
-    "S": "S gives a kitten a quarter turn: right → up → left → down → right. "
-         "White and black do not change.",
-    "U": "U puts a pink U decoration under the tile (or takes it away: U twice is nothing). "
-         "A decorated tile is a lopsided superposition: U·white is white 25% of the time, "
-         "U·black 75%, U·kitten-right 93%, U·kitten-left 7%.",
-    "CX": "CX (controlled-X) acts on two squares: if the control square is black, the target "
-          "changes colour; if it is white, nothing happens. A kitten as control is both at "
-          "once: the two squares become an entangled pair (yellow triangles) whose colours "
-          "will come out correlated — or anti-correlated — when measured. CX on the two "
-          "squares of a pair undoes the entanglement.",
-}
-FRAME_WORDS = ("The square is U-decorated, so the card acts on the tile under the pink "
-               "decoration: the physical operation is U·{g}·U and the decoration stays.")
-PAIR_H_WORDS = ("H on a square of a pair adds (or removes) the red H decoration of the pair: "
-                "then all four colour outcomes are equally likely.")
+#: cards whose words differ where the kitten up / down tiles are in play (S expansion, Eve)
+S_WORDS = ("X", "Y", "Z", "H")
+
+
+def card_message(card: str, variant: str) -> dict:
+    """The card's words, true of every tile of ``variant`` (X turns a kitten up into a kitten
+    down: where those tiles exist, "X leaves a kitten as it is" would be false)."""
+    if card in S_WORDS and "UP" in T.tile_set(variant).singles:
+        return message(f"card_{card}_s")
+    return message(f"card_{card}")
+
+
+def _cx_case(control: str, target: str) -> str | None:
+    """What CX did to one pair of single tiles (control, target), as a text code."""
+    c, t = T.base_code(control), T.base_code(target)
+    if c == "W":
+        return "cx_white"
+    if c == "B":
+        return "cx_black"
+    if t in ("W", "B"):  # a kitten controls a sure colour: a Bell pair
+        return "cx_entangle_same" if t == "W" else "cx_entangle_opposite"
+    if t == "R":         # X|+⟩ = |+⟩: nothing at all
+        return "cx_target_right"
+    if t == "L":         # X|−⟩ = −|−⟩: the sign kicks back onto the control (Z on it)
+        return "cx_kickback"
+    return None
+
+
+def cx_messages(before: Board, control: int, target: int) -> list[dict]:
+    """What a CX with ``control`` and ``target`` did, case by case: a white or black control, a
+    Bell pair made, phase kick-back (no entanglement), a pair separated. For a mixture, each
+    case met by one of its tiles, after a sentence saying so."""
+    ic, it = component_index(before, control), component_index(before, target)
+    cases: list[str] = []
+    if ic == it:
+        comp = before[ic]
+        sq = comp["squares"]
+        combos = [(tile, None) if isinstance(tile, str) else (tile[sq.index(control)], tile[sq.index(target)])
+                  for tile, _w in members_of(comp)]
+    else:
+        combos = [(c, t) for c, _ in members_of(before[ic]) for t, _ in members_of(before[it])]
+    for c, t in combos:
+        code = "cx_separate" if t is None else _cx_case(c, t)
+        if code and code not in cases:
+            cases.append(code)
+    out = [message("cx_mixture")] if len(combos) > 1 else []
+    return out + [message(code) for code in cases]
 
 
 def explain_text(messages: list[dict], translate=lambda text: text) -> str:
@@ -107,11 +127,13 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
                  compact: bool = False) -> dict[str, Any]:
     """Plain-words explanation of ``card`` on ``squares`` taking ``before`` to ``after``
     (``compact``: without the per-member ket lists, for events kept in the state)."""
-    frame = False
+    frame = some_framed = False
     if card in FRAME_CARDS and squares:
         comp = before[component_index(before, squares[0])]
         q = comp["squares"].index(squares[0])
-        frame = any(T.is_u_decorated(t, q) for t, _ in members_of(comp))
+        decorated = [T.is_u_decorated(t, q) for t, _ in members_of(comp)]
+        frame = all(decorated)
+        some_framed = any(decorated) and not frame
     matrix = quantum.kets.matrix(physical_matrix(card, frame)) if card != "I" else [["1", "0"], ["0", "1"]]
     touched_squares = sorted({s for c in _touched(before, squares) + _touched(after, squares)
                               for s in c["squares"]}) if squares else []
@@ -125,25 +147,26 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
                         "before_message": describe_square_message(before, s),
                         "after_message": describe_square_message(after, s),
                         "p_white_before": pw_b[s - 1], "p_white_after": pw_a[s - 1]})
-    words = [message(f"card_{card}")] if card in CARD_WORDS else []
+    words = [card_message(card, variant)]
+    if card == "CX" and len(squares) == 2:
+        words.append(message("control_target", control=squares[0], target=squares[1]))
+        words += cx_messages(before, squares[0], squares[1])
     if frame:
         words.append(message("frame", gate=card))
-    if card == "H" and squares and len(before[component_index(before, squares[0])]["squares"]) == 2 \
-            and not frame and any(isinstance(t, str) and T.n_qubits(t) == 2
-                                  for t, _ in members_of(before[component_index(before, squares[0])])):
-        words.append(message("pair_h"))
+    elif some_framed:
+        words.append(message("frame_some", gate=card))
+    if card == "H" and squares and not frame and not some_framed:
+        words += _pair_h(before, after, squares[0])
     for ch in changes:
         if ch["before"] == ch["after"]:
             words.append(message("stays", square=ch["square"], tile=ch["before_message"]))
         else:
             words.append(message("becomes", square=ch["square"], before=ch["before_message"],
                                  after=ch["after_message"]))
-        if abs(ch["p_white_before"] - ch["p_white_after"]) > 1e-9:
+        if round(100 * ch["p_white_before"]) != round(100 * ch["p_white_after"]):
             words.append(message("chance_white", square=ch["square"],
                                  before=round(100 * ch["p_white_before"]),
                                  after=round(100 * ch["p_white_after"])))
-    if card == "CX" and len(squares) == 2:
-        words.insert(1, message("control_target", control=squares[0], target=squares[1]))
     out = {"gate": card, "squares": list(squares), "frame": frame, "matrix": matrix,
            "before": " ⊗ ".join(b_texts) if b_texts else "",
            "after": " ⊗ ".join(a_texts) if a_texts else "",
@@ -152,6 +175,23 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
         out["before_parts"] = [list(p) for p in b_parts]
         out["after_parts"] = [list(p) for p in a_parts]
     return out
+
+
+def _pair_h(before: Board, after: Board, square: int) -> list[dict]:
+    """H on a square of a pair: whether it added or took away the red H decoration."""
+    comp_b = before[component_index(before, square)]
+    comp_a = after[component_index(after, square)]
+    tiles_b = [t for t, _ in members_of(comp_b)]
+    tiles_a = [t for t, _ in members_of(comp_a)]
+    if not all(isinstance(t, str) and T.n_qubits(t) == 2 for t in tiles_b + tiles_a):
+        return []
+    had = {"H" in T.decorations(t) for t in tiles_b}
+    has = {"H" in T.decorations(t) for t in tiles_a}
+    if had == {False} and has == {True}:
+        return [message("pair_h_add")]
+    if had == {True} and has == {False}:
+        return [message("pair_h_remove")]
+    return []
 
 
 ODDS_KEYS = ("p_white", "expected_qtris", "p_win", "expected_scores", "p_win_sides")

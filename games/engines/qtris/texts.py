@@ -65,28 +65,71 @@ EXPLAIN_TEXTS = {
     "card_I": gettext_noop("The I card does nothing: it is a way to pass."),
     "card_X": gettext_noop("X is the “change colour” card: white becomes black and black becomes white. "
                            "A kitten (half-black circle) has no colour yet, so X leaves it as it is."),
+    "card_X_s": gettext_noop("X is the “change colour” card: white becomes black and black becomes white. "
+                             "A kitten turned right or left has no colour yet, so X leaves it as it is; "
+                             "a kitten up becomes a kitten down, and back."),
     "card_Y": gettext_noop("Y changes both the colour and the orientation: white ↔ black, and a kitten turns "
                            "from right to left (or back)."),
-    "card_Z": gettext_noop("Z is the “change orientation” card: a kitten turned right turns left and back. "
-                           "White and black circles do not change — but the hidden sign of the kitten does, "
-                           "and the H card can turn that sign into a colour."),
+    "card_Y_s": gettext_noop("Y changes both the colour and the orientation: white ↔ black, and a kitten "
+                             "turns from right to left (or back); a kitten up or down stays as it is."),
+    "card_Z": gettext_noop("Z is the “change orientation” card: a kitten turned right turns left and back — "
+                           "the sign between its white and black halves flips, and the H card can turn that "
+                           "sign into a colour. White and black circles do not change."),
+    "card_Z_s": gettext_noop("Z is the “change orientation” card: a kitten turned right turns left and back, "
+                             "a kitten up turns down and back — the sign between its white and black halves "
+                             "changes, and the H card can turn the right/left sign into a colour. White and "
+                             "black circles do not change."),
     "card_H": gettext_noop("H swaps colour and orientation: white ↔ kitten turned right, black ↔ kitten turned "
                            "left. From a kitten, H gives a sure colour: a superposition can be turned into "
                            "certainty, a bag of mixed tiles cannot."),
+    "card_H_s": gettext_noop("H swaps colour and orientation: white ↔ kitten turned right, black ↔ kitten "
+                             "turned left, and a kitten up ↔ a kitten down. From a kitten turned right or "
+                             "left, H gives a sure colour: a superposition can be turned into certainty, a "
+                             "bag of mixed tiles cannot."),
     "card_S": gettext_noop("S gives a kitten a quarter turn: right → up → left → down → right. "
                            "White and black do not change."),
     "card_U": gettext_noop("U puts a pink U decoration under the tile (or takes it away: U twice is nothing). "
                            "A decorated tile is a lopsided superposition: U·white is white 25%% of the time, "
                            "U·black 75%%, U·kitten-right 93%%, U·kitten-left 7%%."),
-    "card_CX": gettext_noop("CX (controlled-X) acts on two squares: if the control square is black, the target "
-                            "changes colour; if it is white, nothing happens. A kitten as control is both at "
-                            "once: the two squares become an entangled pair (yellow triangles) whose colours "
-                            "will come out correlated — or anti-correlated — when measured. CX on the two "
-                            "squares of a pair undoes the entanglement."),
+    "card_CX": gettext_noop("CX (controlled-X) acts on two squares, a control and a target: it plays X on the "
+                            "target when the control is black, and nothing when the control is white."),
+    # what the CX did, case by case (after card_CX; for a mixture, each case met by one of its tiles)
+    "cx_mixture": gettext_noop("The squares hold a mixture: CX acts on each of its tiles on its own."),
+    "cx_white": gettext_noop("The control is white: nothing happens."),
+    "cx_black": gettext_noop("The control is black: the target gets an X."),
+    "cx_entangle_same": gettext_noop("The control is a kitten, white and black at once, and the target has a "
+                                     "sure colour: the two squares become an entangled pair (yellow "
+                                     "triangles), whose colours will come out the same when measured."),
+    "cx_entangle_opposite": gettext_noop("The control is a kitten, white and black at once, and the target has "
+                                         "a sure colour: the two squares become an entangled pair (yellow "
+                                         "triangles), whose colours will come out opposite when measured."),
+    "cx_target_right": gettext_noop("The target is a kitten turned right, which X leaves exactly as it is: "
+                                    "nothing happens to either square, and nothing is entangled."),
+    "cx_kickback": gettext_noop("The target is a kitten turned left, which X only multiplies by −1; with a "
+                                "kitten as control that sign lands on the control (phase kick-back): the "
+                                "control kitten turns the other way (right ↔ left, up ↔ down), the target "
+                                "stays as it is, and nothing is entangled."),
+    "cx_separate": gettext_noop("CX on the two squares of a pair undoes the entanglement: the pair becomes "
+                                "two single tiles."),
     "frame": gettext_noop("The square is U-decorated, so the card acts on the tile under the pink "
                           "decoration: the physical operation is U·%(gate)s·U and the decoration stays."),
-    "pair_h": gettext_noop("H on a square of a pair adds (or removes) the red H decoration of the pair: "
-                           "then all four colour outcomes are equally likely."),
+    "frame_some": gettext_noop("Some tiles of the mixture on the square are U-decorated: on those the card "
+                               "acts on the tile under the pink decoration (the physical operation "
+                               "U·%(gate)s·U), on the others it is %(gate)s itself."),
+    "pair_h_add": gettext_noop("H on a square of a pair adds the red H decoration to the pair: now all four "
+                               "colour outcomes are equally likely."),
+    "pair_h_remove": gettext_noop("H on a square of an H-decorated pair takes the red decoration away: the "
+                                  "pair's colours are correlated (or anti-correlated) again."),
+    "eve_color": gettext_noop("Eve looked in the colour basis: each square she measured now holds the "
+                              "colour she saw, white or black for sure; a superposition of white and black "
+                              "there is gone."),
+    "eve_left-right": gettext_noop("Eve looked in the left-right basis: each square she measured now holds "
+                                   "the kitten she saw, turned right or left. That kitten is still white and "
+                                   "black at once: its colour is left to chance at the final measurement (an "
+                                   "H would make it sure)."),
+    "eve_up-down": gettext_noop("Eve looked in the up-down basis: each square she measured now holds the "
+                                "kitten she saw, up or down. That kitten is still white and black at once: "
+                                "its colour is left to chance at the final measurement."),
     "stays": gettext_noop("Square %(square)s: the %(tile)s stays as it is."),
     "becomes": gettext_noop("Square %(square)s: the %(before)s becomes the %(after)s."),
     "chance_white": gettext_noop("Chance that square %(square)s comes out white: %(before)s%% → %(after)s%%."),

@@ -459,7 +459,9 @@ def _run(state: State, seat: int, cities: list[str], events: list[Event]) -> Non
            "fidelity": t["fidelity"], "match": t["match"]}
     state["runs"].append(run)
     path = " → ".join(cities)
-    gates = "·".join(t["gates"])
+    # the gates in the order they act, with arrows (X → H: X first, then H); a "·" would read
+    # as an operator product, which is the reverse order
+    gates = " → ".join(t["gates"])
     fields = {"seat": seat, "cities": list(cities), "gates": list(t["gates"]),
               "ket": t["ket"], "q0": t["q0"], "fidelity": t["fidelity"],
               "mission": dict(mission)}

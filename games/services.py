@@ -301,9 +301,13 @@ def preview_action(match_id: int, seat: int, action: object) -> dict:
 
 def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied | None:
     """A removed student's seat is handed to a bot (the seat remembers whose it was), which plays
-    at once if it is its turn. None when the student held no seat here."""
+    at once if it is its turn. None when the student held no seat here, or when the game is over:
+    a finished game stays theirs (its result counts for them, its replay is theirs again if the
+    teacher lets them back in)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status not in (Match.Status.WAITING, Match.Status.PLAYING):
+            return None
         changed = match.seats.filter(participant_id=participant_id).update(
             participant_id=None, bot=level, former_participant_id=participant_id)
         if not changed:

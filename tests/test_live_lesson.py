@@ -100,7 +100,7 @@ def test_a_removed_student_is_never_seated_again_by_auto_pair_the_waiting_list_o
 def test_a_removed_students_browser_cannot_join_again_under_another_name(session):
     browsers = joined(session, "Ada", "Bo")
     services.remove_participant(session, student("Ada").pk)
-    again = browsers["Ada"].post(reverse("classrooms:join"), {"code": session.join_code, "name": "Ada2"})
+    again = browsers["Ada"].post(reverse("classrooms:join"), {"code": session.join_code, "name": "Ada2"}, follow=True)
     assert again.status_code == 403
     assert "Your teacher removed you from this session." in again.content.decode()
     assert not Participant.objects.filter(display_name="Ada2").exists()
@@ -129,6 +129,33 @@ def test_the_removed_students_seat_reads_bot_was_their_name_on_every_page(sessio
         Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     replay = browsers["Bo"].get(reverse("games:replay", args=[match.pk])).content.decode()
     assert "Bot (was Ada)" in replay
+
+
+def test_removal_hands_only_the_game_in_play_to_a_bot_a_finished_game_stays_the_students(session):
+    """Removed in round 2 and let back in: the round-1 game (over) is still theirs — its seat,
+    its points in the standings, its replay in their lobby; only the game in play went to a bot."""
+    from classrooms.standings import records
+    from tests.support.rounds import play_out
+
+    joined(session, "Ada", "Bo")
+    services.auto_pair(session)
+    services.start_all(session)
+    first = Match.objects.get()
+    play_out(first.pk)
+    services.auto_pair(session)
+    services.start_all(session)
+    second = Match.objects.exclude(pk=first.pk).get()
+    assert second.status == Match.Status.PLAYING
+    services.remove_participant(session, student("Ada").pk)
+    assert Seat.objects.get(match=first, name="Ada").participant_id == student("Ada").pk
+    lost = Seat.objects.get(match=second, former_participant_id=student("Ada").pk)
+    assert lost.bot and lost.participant_id is None
+    services.readmit(session, student("Ada").pk)
+    assert records(session)[student("Ada").pk].played == 1
+    session.status = session.Status.ENDED
+    session.save(update_fields=["status"])
+    replays = selectors.lobby_payload(session, student("Ada"))["replays"]
+    assert [r["url"] for r in replays] == [reverse("games:replay", args=[first.pk])]
 
 
 def test_reloading_a_page_after_removal_shows_the_apps_own_clear_page(session):

@@ -30,7 +30,8 @@ class ClassSessionSerializer(serializers.ModelSerializer):
     class Meta:
         model = ClassSession
         fields = ["id", "classroom", "game", "variant", "options", "bot_level", "show_odds", "max_participants",
-                  "language", "move_seconds", "format", "join_code", "status", "created_at", "ended_at", "ticket_map"]
+                  "language", "move_seconds", "waiting_room", "format", "join_code", "status", "created_at", "ended_at",
+                  "ticket_map"]
         extra_kwargs = {"max_participants": {"min_value": 1, "max_value": settings.PARTICIPANT_CAP_MAX,
                                              "required": False}}
         read_only_fields = ["format", "join_code", "status", "created_at", "ended_at"]
@@ -58,9 +59,16 @@ class ClassSessionSerializer(serializers.ModelSerializer):
                                          show_odds=data.get("show_odds", True),
                                          max_participants=data.get("max_participants"),
                                          language=data.get("language", ""),
-                                         move_seconds=data.get("move_seconds"))
+                                         move_seconds=data.get("move_seconds"),
+                                         waiting_room=data.get("waiting_room", False))
         except UnknownGame as exc:
             raise serializers.ValidationError({"game": str(exc)}) from exc
+
+
+def _field(request, name: str):
+    """A field of the request's JSON object (None when the body is not an object): the service
+    checks it and answers in words."""
+    return request.data.get(name) if isinstance(request.data, dict) else None
 
 
 class ClassroomViewSet(viewsets.ModelViewSet):
@@ -134,6 +142,49 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
         if type(pid) is not int:
             raise AppError("bad_message", gettext("Send {\"participant\": id}."))
         return self._run(self.get_object(), services.readmit, pid)
+
+    @extend_schema(request=inline_serializer("WaitingRoom", {"on": serializers.BooleanField()}),
+                   summary="Turn the waiting room on or off (new students wait until let in)")
+    @action(detail=True, methods=["post"], url_path="waiting-room")
+    def waiting_room(self, request, pk=None):
+        return self._run(self.get_object(), services.set_waiting_room, _field(request, "on"))
+
+    @extend_schema(request=inline_serializer("Admit", {"participants": serializers.JSONField(
+                       help_text='a list of ids, or "all"')}),
+                   summary="Let students in from the waiting room")
+    @action(detail=True, methods=["post"])
+    def admit(self, request, pk=None):
+        return self._run(self.get_object(), services.admit, _field(request, "participants"))
+
+    @extend_schema(request=inline_serializer("TurnAway", {"participants": serializers.JSONField(
+                       help_text='a list of ids, or "all"')}),
+                   summary="Turn students in the waiting room away (they are removed)")
+    @action(detail=True, methods=["post"], url_path="turn-away")
+    def turn_away(self, request, pk=None):
+        return self._run(self.get_object(), services.turn_away, _field(request, "participants"))
+
+    @extend_schema(request=inline_serializer("RemoveRecent", {"minutes": serializers.IntegerField()}),
+                   summary="Remove everyone who joined by name in the last N minutes (class-card holders stay)")
+    @action(detail=True, methods=["post"], url_path="remove-recent")
+    def remove_recent(self, request, pk=None):
+        return self._run(self.get_object(), services.remove_recent, _field(request, "minutes"))
+
+    @extend_schema(request=inline_serializer("Merge", {"participant": serializers.IntegerField(),
+                                                       "into": serializers.IntegerField()}),
+                   summary="Merge two rows of one student: seats, moves and results go to the kept one")
+    @action(detail=True, methods=["post"])
+    def merge(self, request, pk=None):
+        return self._run(self.get_object(), services.merge_participants, _field(request, "participant"),
+                         _field(request, "into"))
+
+    @extend_schema(request=inline_serializer("RefuseComeback", {"participant": serializers.IntegerField()}),
+                   summary="Say no to a removed student's request to come back")
+    @action(detail=True, methods=["post"], url_path="refuse-comeback")
+    def refuse_comeback(self, request, pk=None):
+        pid = _field(request, "participant")
+        if type(pid) is not int:
+            raise AppError("bad_message", gettext("Send {\"participant\": id}."))
+        return self._run(self.get_object(), services.refuse_comeback, pid)
 
     @extend_schema(request=inline_serializer("ParticipantCap", {"max_participants": serializers.IntegerField()}),
                    summary="How many students may join this session")

@@ -128,45 +128,79 @@ def member_by_card_anywhere(typed: str) -> ClassMember | None:
 
 def join_with_card(session: ClassSession, typed_card: str, browser_session, *, may_add=None) -> Participant:
     """The card's member joins the session: the same participant on every browser using the card.
-    A card of another class, a re-issued (old) card or a wrong one is refused; nothing is made."""
+    A card of another class, a re-issued (old) card or a wrong one is refused; nothing is made.
+
+    One student stays one student: the member's name join in this session (a participant who
+    joined by name with the member's nickname, before the card) is taken over by the card, with
+    its seats and games, and every browser that was it stays it. A removed member stays removed
+    and asks the teacher to come back (``services.ask_to_come_back``). A new member waits in the
+    waiting room when the teacher turned it on."""
     classroom = session.classroom
     member = member_by_card(classroom, typed_card) if classroom.cards_enabled else None
     if member is None:
         raise AppError("bad_card", gettext("This card does not belong to this class, or it was replaced by a "
                                            "new one. Check the code or ask your teacher."), status=403)
-    existing = Participant.objects.filter(session=session, member=member).first()
-    if existing is not None and existing.removed:
-        raise AppError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."),
-                       status=403)
-    if existing is None:
-        if session.status == ClassSession.Status.LOCKED:
-            raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
+    mine = services.returning_participant(session, browser_session, removed=True)
+    existing = _members_participant(session, member)
+    if existing is None and not _name_taken_over(session, member):
         if session.status == ClassSession.Status.ENDED:
             raise AppError("ended", gettext("This class session has ended."), status=403)
+        if session.status == ClassSession.Status.LOCKED:
+            raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
         if may_add is not None and not may_add():
             raise AppError("slow_down", gettext("Too many new students from this network at once: wait a minute "
                                                 "and try again."), status=429)
-        for _ in range(5):
-            try:
-                with transaction.atomic():
-                    locked = ClassSession.objects.select_for_update().get(pk=session.pk)
-                    existing = Participant.objects.filter(session=session, member=member).first()
-                    if existing is None:
-                        if locked.participants.count() >= locked.max_participants:
-                            raise AppError("full", gettext("This class session is full (%(n)d students): ask your "
-                                                           "teacher.") % {"n": locked.max_participants}, status=403)
-                        taken = set(locked.participants.values_list("display_name", flat=True))
-                        existing = Participant.objects.create(
-                            session=session, member=member, display_name=names.unique_name(member.nickname, taken))
-                break
-            except IntegrityError:
-                continue
-        else:
-            raise AppError("busy", gettext("Too many students joined at once; try again."))
-        transaction.on_commit(lambda: announce_session_changed(session.pk))
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                locked = ClassSession.objects.select_for_update().get(pk=session.pk)
+                existing = _members_participant(session, member)
+                if existing is None:
+                    existing = _take_over_name_join(locked, member)
+                if existing is None:
+                    services.check_room_for(locked)
+                    taken = set(locked.participants.values_list("display_name", flat=True))
+                    existing = Participant.objects.create(
+                        session=session, member=member, display_name=names.unique_name(member.nickname, taken),
+                        admitted=not locked.waiting_room)
+                    transaction.on_commit(lambda: announce_session_changed(session.pk))
+            break
+        except IntegrityError:
+            continue
+    else:
+        raise AppError("busy", gettext("Too many students joined at once; try again."))
     ClassMember.objects.filter(pk=member.pk).update(last_seen_at=timezone.now())
     services.remember_participant(browser_session, session.pk, existing.pk)
+    if existing.removed:
+        return services.ask_to_come_back(existing, same_browser=mine is not None and mine.pk == existing.pk)
     return existing
+
+
+def _members_participant(session: ClassSession, member: ClassMember) -> Participant | None:
+    return Participant.objects.filter(session=session, member=member, merged_into=None).first()
+
+
+def _name_join_of(session: ClassSession, member: ClassMember) -> Participant | None:
+    """The participant who joined this session by name with the member's nickname (case forgiven)."""
+    return services.same_name(session.participants.filter(member=None), member.nickname)
+
+
+def _name_taken_over(session: ClassSession, member: ClassMember) -> bool:
+    return _name_join_of(session, member) is not None
+
+
+def _take_over_name_join(session: ClassSession, member: ClassMember) -> Participant | None:
+    """The member's name join becomes the member's participant (same seats, same games, same
+    browsers), named as on the card."""
+    found = _name_join_of(session, member)
+    if found is None:
+        return None
+    found.member = member
+    found.display_name = member.nickname
+    found.save(update_fields=["member", "display_name"])
+    Seat.objects.filter(Q(participant_id=found.pk) | Q(former_participant_id=found.pk)).update(name=member.nickname)
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return found
 
 
 def _scrub(value, words: list[str], texts: dict[str, str]):
@@ -197,6 +231,14 @@ def delete_member(member: ClassMember) -> None:
     """All of the member's data, in one step: their participants (every session), the link and
     the name of their seats, their name in the action logs, the member itself."""
     participants = list(member.participants.values_list("pk", "display_name", "session_id"))
+    # and the rows the teacher merged into theirs (their other names: deleted with them)
+    aliases = participants
+    for _ in range(services.MAX_MERGE_HOPS):
+        aliases = list(Participant.objects.filter(merged_into_id__in=[pk for pk, _n, _s in aliases])
+                       .values_list("pk", "display_name", "session_id"))
+        if not aliases:
+            break
+        participants += aliases
     ids = [pk for pk, _name, _session in participants]
     # longest first: "Sam 2" is replaced before "Sam"
     words = sorted({member.nickname, *(name for _pk, name, _s in participants)}, key=len, reverse=True)

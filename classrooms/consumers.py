@@ -29,7 +29,7 @@ COALESCE_SECONDS = 1.0
 SCREEN_COALESCE_SECONDS = 2.0
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync",
             "pause_all", "resume_all", "finish_in", "move_clock",
-            "next_round"}
+            "next_round", "waiting_room", "admit", "turn_away", "remove_recent", "merge", "refuse_comeback"}
 
 
 class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, DirectDispatchMixin,
@@ -170,8 +170,9 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         await self.send_json(payload)
         if self.is_teacher:
             self.watch_finish(payload)
-        if payload.get("type") == "gone" or payload.get("removed"):
+        if payload.get("type") == "gone" or (payload.get("removed") and not payload.get("comeback")):
             await self.close(code=4403)  # final: the page says why, and does not reconnect
+        # (a removed student asking to come back keeps the socket: the teacher's answer changes the page)
 
     async def send_patches(self, snaps: list[Snapshot]) -> None:
         """The dashboard's rows of the tables that moved, built from their snapshots (no query;
@@ -261,6 +262,13 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
     return selectors.lobby_payload(session, participant)
 
 
+def _participant_id(message: dict, kind: str) -> int:
+    pid = message.get("participant")
+    if type(pid) is not int:
+        raise AppError("bad_message", gettext("%(command)s needs \"participant\": an id.") % {"command": kind})
+    return pid
+
+
 def _command(session_id: int, message: dict) -> AppError | None:
     """Run one dashboard command; returns the error when it was refused."""
     kind = message["type"]
@@ -294,6 +302,16 @@ def _command(session_id: int, message: dict) -> AppError | None:
                     raise AppError("bad_message", gettext("%(command)s needs \"participant\": an id.")
                                    % {"command": kind})
                 (services.remove_participant if kind == "remove" else services.readmit)(session, pid)
+            elif kind == "refuse_comeback":
+                services.refuse_comeback(session, _participant_id(message, kind))
+            elif kind == "waiting_room":  # {"on": true|false}
+                services.set_waiting_room(session, message.get("on"))
+            elif kind in {"admit", "turn_away"}:  # {"participants": [ids]} or {"participants": "all"}
+                (services.admit if kind == "admit" else services.turn_away)(session, message.get("participants"))
+            elif kind == "remove_recent":  # {"minutes": n}
+                services.remove_recent(session, message.get("minutes"))
+            elif kind == "merge":  # {"participant": id merged away, "into": id kept}
+                services.merge_participants(session, message.get("participant"), message.get("into"))
             elif kind == "participant_cap":
                 services.set_participant_cap(session, message.get("cap"))
             elif kind in {"lock", "unlock", "end"}:

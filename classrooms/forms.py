@@ -24,6 +24,8 @@ class OpenSessionForm(forms.Form):
                                     help_text=_("Players per table (blank: the game's smallest table)."))
     bot_level = forms.CharField(max_length=20, initial="strong")
     show_odds = forms.BooleanField(required=False, initial=True, label=_("Players see the live odds"))
+    waiting_room = forms.BooleanField(required=False, initial=False, label=_("Waiting room"),
+                                      help_text=_("New students wait until you let them in from the dashboard."))
     max_participants = forms.IntegerField(min_value=1, max_value=settings.PARTICIPANT_CAP_MAX, required=False,
                                           initial=settings.PARTICIPANT_CAP_DEFAULT,
                                           label=gettext_lazy("Students who may join"))

@@ -68,7 +68,9 @@ class ClassSession(models.Model):
     # who picks another language with the header's switcher keeps theirs
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     max_participants = models.PositiveSmallIntegerField(
-        default=default_participant_cap, help_text="students who may join (removed ones count too)")
+        default=default_participant_cap, help_text="students who may join (waiting ones count too, removed ones not)")
+    # the waiting room: a new student waits until the teacher lets them in (``services.admit``)
+    waiting_room = models.BooleanField(default=False)
     class Format(models.TextChoices):
         FREE = "free", _("free tables")
         ROUNDS = "rounds", _("rounds")
@@ -114,6 +116,22 @@ class Participant(models.Model):
     # member deletes their participants (after ``cards.delete_member`` scrubbed their seats)
     member = models.ForeignKey(ClassMember, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="participants")
+    # False while the student waits in the session's waiting room (not paired, seated or ranked)
+    admitted = models.BooleanField(default=True)
+    # the teacher merged this participant into another (one student, two rows): its seats and
+    # results moved there, and a browser that was this one becomes that one (it is also removed)
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="merged")
+
+    class Comeback(models.TextChoices):
+        """A removed student who tries to join again asks the teacher to let them back in."""
+        NONE = "", _("no request")
+        SAME = "same", _("asks to come back")
+        NEW = "new", _("asks to come back from another browser")
+        REFUSED = "refused", _("was not let back in")
+
+    comeback = models.CharField(max_length=8, blank=True, default="", choices=Comeback.choices)
+    comeback_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at", "id"]

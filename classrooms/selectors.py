@@ -99,10 +99,12 @@ def ranked_tables(tables: list[dict]) -> list[dict]:
 
 
 def roster_state(participant: Participant, current_table: dict | None, played: bool) -> str:
-    """joined (never seated yet) · seated (table waiting to start) · playing · finished (their
-    last game is over, waiting for the next) · removed."""
+    """waiting (in the waiting room) · joined (never seated yet) · seated (table waiting to
+    start) · playing · finished (their last game is over, waiting for the next) · removed."""
     if participant.removed:
         return "removed"
+    if not participant.admitted:
+        return "waiting"
     if current_table is not None:
         return "playing" if current_table["status"] == Match.Status.PLAYING else "seated"
     return "finished" if played else "joined"
@@ -115,13 +117,18 @@ def dashboard_payload(session: ClassSession) -> dict:
                 if s["participant"] and t["status"] in live}
     played = {s["participant"] for t in tables for s in t["seats"] if s["participant"]}
     participants = []
-    for p in session.participants.all():
+    for p in session.participants.filter(merged_into=None):  # one row per student: merged rows are gone
         current = None if p.removed else table_of.get(p.pk)
         participants.append({"id": p.pk, "name": p.display_name, "table": current["number"] if current else None,
-                             "state": roster_state(p, current, p.pk in played)})
+                             "state": roster_state(p, current, p.pk in played), "card": p.member_id is not None,
+                             "joined_ms": int(p.joined_at.timestamp() * 1000), "comeback": p.comeback})
     return {
         "type": "dashboard",
         "session": session_summary(session),
+        # the dashboard counts the joins of the last minute against its own clock set by this one
+        "now_ms": int(timezone.now().timestamp() * 1000),
+        "burst": {"per_minute": settings.JOIN_BURST_PER_MINUTE,
+                  "minutes": list(settings.REMOVE_RECENT_CHOICES)},
         "participants": participants,
         "tables": tables,
         "rounds": rounds_summary(session, tables),
@@ -156,6 +163,7 @@ def session_summary(session: ClassSession) -> dict:
         "status": session.status,
         "show_odds": session.show_odds,
         "max_participants": session.max_participants,
+        "waiting_room": session.waiting_room,
         "bot_level": session.bot_level,
         "table_size": session.options.get("table_size", game.min_players),
         "pace": session_pace(session),
@@ -183,9 +191,24 @@ def _standing(session: ClassSession, participant: Participant) -> dict | None:
 
 
 def lobby_payload(session: ClassSession, participant: Participant | None) -> dict:
+    if participant is not None and participant.merged_into_id is not None:
+        # the teacher merged this student's two rows: the lobby's page makes the browser the kept one
+        return {"type": "lobby", "status": session.status, "removed": False, "moved": True, "match": None,
+                "lobby_url": reverse("classrooms:lobby", args=[session.pk])}
     if participant is None or participant.removed:
-        return {"type": "lobby", "status": session.status, "removed": True, "match": None,
-                "message": _("Your teacher removed you from this session.")}
+        asking = participant is not None and participant.comeback in (Participant.Comeback.SAME,
+                                                                      Participant.Comeback.NEW)
+        refused = participant is not None and participant.comeback == Participant.Comeback.REFUSED
+        message = (_("Your teacher removed you from this session. We asked them to let you back in: this page "
+                     "changes as soon as they do.") if asking
+                   else _("Your teacher removed you from this session and has not let you back in.") if refused
+                   else _("Your teacher removed you from this session."))
+        return {"type": "lobby", "status": session.status, "removed": True, "comeback": asking, "match": None,
+                "message": message}
+    if not participant.admitted:
+        return {"type": "lobby", "status": session.status, "removed": False, "waiting_room": True,
+                "name": participant.display_name, "match": None, "match_status": None, "standing": None,
+                "message": _("You are in the waiting room: wait for your teacher to let you in.")}
     seat_match = Match.objects.filter(table__session=session, seats__participant_id=participant.pk) \
         .order_by("-id").first()
     payload = {"type": "lobby", "status": session.status, "removed": False,
@@ -260,7 +283,7 @@ def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, d
                     "status": session.status, "format": standings["format"], "round": latest},
         "phase": phase,
         "join_code": session.join_code if phase == "lobby" else None,
-        "joined": session.participants.filter(removed=False).count(),
+        "joined": session.participants.filter(removed=False, admitted=True).count(),
         "students": students,
         "tables": standings["tables"],
         "teams": [{k: t[k] for k in ("names", "place", "played", "won", "components", "turns")}

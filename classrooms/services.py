@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -32,6 +32,9 @@ from games.names import game_name
 from games.selectors import current_state
 
 SESSION_PARTICIPANTS_KEY = "session_participants"  # {class session id: participant id}
+MAX_MERGE_HOPS = 5  # a participant merged into one that was merged again (each merge is one hop)
+MAX_PARTICIPANT_ROWS = 1000  # per session, removed ones too: what a script filling it can store
+REMOVE_RECENT_MAX_MINUTES = 60
 
 
 # the app's one error (``games.errors.AppError``) under the name this module used before
@@ -52,7 +55,7 @@ def engine_options(session: ClassSession) -> dict:
 def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = None,
                  options: dict | None = None, bot_level: str = "strong", show_odds: bool = True,
                  max_participants: int | None = None, language: str = "",
-                 move_seconds: int | None = None) -> ClassSession:
+                 move_seconds: int | None = None, waiting_room: bool = False) -> ClassSession:
     game = get_game(game_slug)
     check_move_seconds(move_seconds)
     if language not in ("", *(code for code, _name in settings.LANGUAGES)):
@@ -88,7 +91,8 @@ def open_session(classroom: Classroom, game_slug: str, *, variant: str | None = 
                 return ClassSession.objects.create(
                     classroom=classroom, game=game_slug, variant=variant, options=options,
                     bot_level=bot_level, join_code=codes.new_code(), show_odds=show_odds,
-                    max_participants=cap, language=language, move_seconds=move_seconds)
+                    max_participants=cap, language=language, move_seconds=move_seconds,
+                    waiting_room=bool(waiting_room))
         except IntegrityError:
             continue  # the code is in use by another live session: draw again
     raise AppError("no_code", gettext("Could not find a free join code; try again."))
@@ -103,12 +107,22 @@ def find_joinable(code: str) -> ClassSession | None:
 
 def returning_participant(session: ClassSession, browser_session, *,
                           removed: bool = False) -> Participant | None:
-    """The participant this browser joined as (``removed``: even if the teacher removed them)."""
+    """The participant this browser joined as (``removed``: even if the teacher removed them).
+    A participant the teacher merged into another is that other one: the browser is told so
+    (``remember_participant``) and acts as the kept participant from now on."""
     pid = (browser_session.get(SESSION_PARTICIPANTS_KEY) or {}).get(str(session.pk))
     if pid is None:
         return None
-    found = Participant.objects.filter(pk=pid, session=session)
-    return (found if removed else found.filter(removed=False)).first()
+    found = Participant.objects.filter(pk=pid, session=session).first()
+    for _ in range(MAX_MERGE_HOPS):
+        if found is None or found.merged_into_id is None:
+            break
+        found = Participant.objects.filter(pk=found.merged_into_id, session=session).first()
+        if found is not None:
+            remember_participant(browser_session, session.pk, found.pk)
+    if found is None or found.merged_into_id is not None:
+        return None
+    return found if removed or not found.removed else None
 
 
 def removed_from(session: ClassSession, browser_session) -> bool:
@@ -117,24 +131,66 @@ def removed_from(session: ClassSession, browser_session) -> bool:
     return found is not None and found.removed
 
 
+def ask_to_come_back(participant: Participant, *, same_browser: bool) -> Participant:
+    """A removed student tried to join again (from the browser they used, or from another one
+    with the same name or card): they stay removed, and the teacher's dashboard shows that they
+    ask to come back (``readmit`` lets them in, ``refuse_comeback`` says no). A request the
+    teacher refused is not asked again."""
+    if participant.comeback != Participant.Comeback.REFUSED:
+        kind = Participant.Comeback.SAME if same_browser else Participant.Comeback.NEW
+        if participant.comeback != Participant.Comeback.NEW:  # "another browser" stays said
+            participant.comeback = kind
+        participant.comeback_at = timezone.now()
+        participant.save(update_fields=["comeback", "comeback_at"])
+        transaction.on_commit(lambda: announce_session_changed(participant.session_id))
+    return participant
+
+
+def same_name(participants, name: str) -> Participant | None:
+    """The session's participant (not merged away) whose name is ``name``, case forgiven."""
+    wanted = name.lower()
+    return next((p for p in participants if p.merged_into_id is None and p.display_name.lower() == wanted), None)
+
+
+def check_room_for(locked: ClassSession) -> None:
+    """A new participant would fit (``locked``: the session row, locked): the teacher's cap counts
+    the students not removed (waiting ones too); every row, removed ones too, has a ceiling."""
+    counts = locked.participants.aggregate(active=Count("id", filter=Q(removed=False)), rows=Count("id"))
+    if counts["active"] >= locked.max_participants or counts["rows"] >= MAX_PARTICIPANT_ROWS:
+        raise AppError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
+                       % {"n": locked.max_participants}, status=403)
+
+
 def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None) -> Participant:
-    """A student joins by name; the same browser coming back is the same participant. A browser
-    whose student was removed does not come back (under any name) unless the teacher readmits
-    them. ``may_add()`` is asked before a new participant is made (the per-address cap)."""
-    existing = returning_participant(session, browser_session)
+    """A student joins by name; the same browser coming back is the same participant.
+
+    A removed student does not come back by joining again, from their browser under any name or
+    from another browser under their name: they stay removed and the teacher sees that they ask
+    to come back (``ask_to_come_back``; the removed participant is returned, the lobby says
+    so). A name that a class-card member of the session holds is refused (the card is who they
+    are). With the waiting room on, a new student waits until the teacher lets them in.
+    ``may_add()`` is asked before a new participant is made (the per-address cap)."""
+    existing = returning_participant(session, browser_session, removed=True)
     if existing is not None:
+        if existing.removed:
+            remember_participant(browser_session, session.pk, existing.pk)
+            return ask_to_come_back(existing, same_browser=True)
         return existing
-    if removed_from(session, browser_session):
-        raise AppError("removed", gettext("Your teacher removed you from this session. Ask them to let you back in."),
-                       status=403)
-    if session.status == ClassSession.Status.LOCKED:
-        raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."), status=403)
     try:
         name = names.clean_name(raw_name)
     except names.BadName as exc:
         raise AppError("bad_name", str(exc)) from exc
+    known = same_name(session.participants.all(), name)
+    if known is not None and known.removed:
+        remember_participant(browser_session, session.pk, known.pk)
+        return ask_to_come_back(known, same_browser=False)
+    if known is not None and known.member_id is not None:
+        raise AppError("card_name", gettext("%(name)s joined with a class card: open “I have a class card” and "
+                                            "type your card's code.") % {"name": known.display_name}, status=403)
+    if session.status == ClassSession.Status.LOCKED:
+        raise AppError("locked", gettext("This class session is locked: ask your teacher."), status=403)
     if may_add is not None and not may_add():
         raise AppError("slow_down", gettext("Too many new students from this network at once: wait a minute and try again."),
                        status=429)
@@ -143,11 +199,10 @@ def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None)
             with transaction.atomic():
                 # the session row locked: simultaneous joins are counted one after the other
                 locked = ClassSession.objects.select_for_update().get(pk=session.pk)
-                if locked.participants.count() >= locked.max_participants:
-                    raise AppError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
-                                   % {"n": locked.max_participants}, status=403)
+                check_room_for(locked)
                 taken = set(locked.participants.values_list("display_name", flat=True))
-                participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken))
+                participant = Participant.objects.create(session=session, display_name=names.unique_name(name, taken),
+                                                         admitted=not locked.waiting_room)
             break
         except IntegrityError:
             continue
@@ -175,9 +230,15 @@ def seated_participant_ids(session: ClassSession) -> set[int]:
                .values_list("participant_id", flat=True))
 
 
+def playing_participants(session: ClassSession):
+    """The students who take part: not removed, not merged away, not in the waiting room."""
+    return session.participants.filter(removed=False, admitted=True)
+
+
 def waiting_participants(session: ClassSession) -> list[Participant]:
+    """The students without a table (in the lesson, not in the waiting room)."""
     seated = seated_participant_ids(session)
-    return [p for p in session.participants.filter(removed=False) if p.pk not in seated]
+    return [p for p in playing_participants(session) if p.pk not in seated]
 
 
 def seat_table(session: ClassSession, participants: list[Participant], bots: int = 0,
@@ -198,6 +259,9 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     for p in participants:
         if p.session_id != session.pk or p.removed:
             raise AppError("bad_table", gettext("%(name)s is not in this session.") % {"name": p.display_name})
+        if not p.admitted:
+            raise AppError("bad_table", gettext("%(name)s is still in the waiting room: let them in first.")
+                           % {"name": p.display_name})
         if p.pk in seated:
             raise AppError("bad_table", gettext("%(name)s already has a table.") % {"name": p.display_name})
     holders = [match_services.SeatHolder(p.display_name, participant_id=p.pk) for p in participants]
@@ -254,7 +318,7 @@ def next_round(session: ClassSession) -> Round:
         raise AppError("round_playing", gettext(
             "The next round starts when every table has finished; still playing: %(tables)s.")
             % {"tables": ", ".join(gettext("Table %(number)s") % {"number": t.number} for t in playing)})
-    students = list(session.participants.filter(removed=False))
+    students = list(playing_participants(session))
     if not students:
         raise AppError("nobody_to_pair", gettext("No student to pair yet: wait until students join."))
     if session.format != ClassSession.Format.ROUNDS:
@@ -314,7 +378,7 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
     participant.removed = True
     participant.save(update_fields=["removed"])
     level = session.bot_level or next(iter(bot_levels(session.game)), "")
-    for table in session.tables.all():
+    for table in session.tables.filter(match__seats__participant_id=participant.pk).distinct():
         applied = match_services.replace_with_bot(table.match_id, participant.pk, level)
         if applied is not None:
             transaction.on_commit(lambda m=table.match_id: announce_seat_lost(m, participant.pk))
@@ -323,13 +387,165 @@ def remove_participant(session: ClassSession, participant_id: int) -> None:
 
 
 def readmit(session: ClassSession, participant_id: int) -> None:
-    """The teacher lets a removed student back in: the same browser joins again as before."""
-    participant = session.participants.filter(pk=participant_id, removed=True).first()
+    """The teacher lets a removed student back in (turned away from the waiting room too): every
+    browser that was them, or asked to come back as them, is them again."""
+    participant = session.participants.filter(pk=participant_id, removed=True, merged_into=None).first()
     if participant is None:
         raise AppError("no_participant", gettext("No removed student with that id in this session."))
-    participant.removed = False
-    participant.save(update_fields=["removed"])
+    participant.removed, participant.admitted = False, True
+    participant.comeback, participant.comeback_at = Participant.Comeback.NONE, None
+    participant.save(update_fields=["removed", "admitted", "comeback", "comeback_at"])
     transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def refuse_comeback(session: ClassSession, participant_id: int) -> None:
+    """The teacher says no to a removed student's request to come back: they stay removed, their
+    page says so, and joining again asks no more."""
+    participant = session.participants.filter(
+        pk=participant_id, removed=True, merged_into=None,
+        comeback__in=[Participant.Comeback.SAME, Participant.Comeback.NEW]).first()
+    if participant is None:
+        raise AppError("no_request", gettext("That student is not asking to come back."))
+    participant.comeback = Participant.Comeback.REFUSED
+    participant.save(update_fields=["comeback"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+# --- the waiting room, and a session filled by a script -------------------------------------
+
+def set_waiting_room(session: ClassSession, on) -> None:
+    """With the waiting room on, new students wait until the teacher lets them in; turning it off
+    lets nobody in by itself (those waiting still wait for a click)."""
+    if type(on) is not bool:
+        raise AppError("bad_message", gettext("waiting_room needs \"on\": true or false."))
+    if session.status == ClassSession.Status.ENDED:
+        raise AppError("ended", gettext("This class session has ended."))
+    session.waiting_room = on
+    session.save(update_fields=["waiting_room"])
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+
+
+def _waiting(session: ClassSession, ids) -> list[Participant]:
+    """The waiting students named by ``ids`` (a list of ids, or "all")."""
+    waiting = session.participants.filter(removed=False, admitted=False)
+    if ids == "all":
+        found = list(waiting)
+    elif isinstance(ids, list) and ids and all(type(i) is int for i in ids) and len(ids) <= MAX_PARTICIPANT_ROWS:
+        found = list(waiting.filter(pk__in=ids))
+        if len(found) != len(set(ids)):
+            raise AppError("not_waiting", gettext("Some of those students are not waiting to be let in."))
+    else:
+        raise AppError("bad_message", gettext("Name the students: \"participants\": [ids], or \"all\"."))
+    if not found:
+        raise AppError("nobody_waiting_room", gettext("Nobody is waiting to be let in."))
+    return found
+
+
+def admit(session: ClassSession, ids) -> int:
+    """Let waiting students in (``ids``: their ids, or "all"); their pages change at once."""
+    found = _waiting(session, ids)
+    Participant.objects.filter(pk__in=[p.pk for p in found]).update(admitted=True)
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return len(found)
+
+
+def turn_away(session: ClassSession, ids) -> int:
+    """Turn waiting students away: they are removed (never seated), their browser stays out and
+    asking again shows the teacher a request, as for any removed student."""
+    found = _waiting(session, ids)
+    Participant.objects.filter(pk__in=[p.pk for p in found]).update(removed=True)
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return len(found)
+
+
+def recent_joins(session: ClassSession, minutes: int):
+    """Students not removed who joined in the last ``minutes`` without a class card."""
+    since = timezone.now() - timedelta(minutes=minutes)
+    return session.participants.filter(removed=False, member=None, joined_at__gte=since)
+
+
+def remove_recent(session: ClassSession, minutes) -> int:
+    """Remove everyone who joined by name in the last ``minutes`` (a burst of joins from a script):
+    bots take their seats, their places are free again. Class-card holders stay (a card cannot be
+    made up); a real student removed by it asks to come back and the teacher lets them in."""
+    if type(minutes) is not int or not 1 <= minutes <= REMOVE_RECENT_MAX_MINUTES:
+        raise AppError("bad_minutes", gettext("Minutes: a whole number from 1 to %(max)d.")
+                       % {"max": REMOVE_RECENT_MAX_MINUTES})
+    ids = list(recent_joins(session, minutes).values_list("pk", flat=True))
+    if not ids:
+        raise AppError("nobody_recent", gettext("Nobody joined by name in the last %(n)d minutes.") % {"n": minutes})
+    for pid in ids:
+        remove_participant(session, pid)
+    return len(ids)
+
+
+# --- one student, two rows: merge ------------------------------------------------------------
+
+def merge_participants(session: ClassSession, merged_id, kept_id) -> Participant:
+    """The teacher's "merge into…": the participant ``merged_id`` is the same student as
+    ``kept_id``. Its seats (with their moves and results) become the kept one's, its class card
+    too; it leaves the roster, and a browser that was it is the kept one from its next page.
+    Refused, saying why, when both hold seats at tables still playing (one of them would have
+    two live seats), when they sat at the same table (two students) or hold two different
+    class cards."""
+    if type(merged_id) is not int or type(kept_id) is not int:
+        raise AppError("bad_message", gettext("merge needs \"participant\" and \"into\": two ids."))
+    if merged_id == kept_id:
+        raise AppError("bad_merge", gettext("Choose another student to merge into."))
+    rows = {p.pk: p for p in session.participants.select_for_update().filter(pk__in=[merged_id, kept_id],
+                                                                             merged_into=None)}
+    if len(rows) != 2:
+        raise AppError("no_participant", gettext("No such student in this session."))
+    merged, kept = rows[merged_id], rows[kept_id]
+    if kept.removed:
+        raise AppError("bad_merge", gettext("%(name)s was removed: let them back in first, then merge.")
+                       % {"name": kept.display_name})
+    if merged.member_id and kept.member_id and merged.member_id != kept.member_id:
+        raise AppError("bad_merge", gettext("%(a)s and %(b)s joined with two different class cards: they are "
+                                            "two students.") % {"a": merged.display_name, "b": kept.display_name})
+    tables = dict(session.tables.values_list("match_id", "number"))
+    pair = (merged.pk, kept.pk)
+    seats = list(Seat.objects.filter(match_id__in=tables).filter(
+        Q(participant_id__in=pair) | Q(former_participant_id__in=pair)))
+    holders: dict[int, set[int]] = {}  # match id: which of the two held a seat there
+    for seat in seats:
+        holders.setdefault(seat.match_id, set()).add(seat.participant_id or seat.former_participant_id)
+    shared = sorted(tables[m] for m, who in holders.items() if len(who) == 2)
+    if shared:
+        raise AppError("bad_merge", gettext("%(a)s and %(b)s sat at the same table (%(tables)s): they are two "
+                                            "students.") % {"a": merged.display_name, "b": kept.display_name,
+                                                             "tables": _table_list(shared)})
+    live = set(Match.objects.filter(pk__in=holders, status__in=[Match.Status.WAITING, Match.Status.PLAYING])
+               .values_list("pk", flat=True))
+    live_of = {pid: sorted(tables[s.match_id] for s in seats if s.match_id in live and s.participant_id == pid)
+               for pid in pair}
+    if live_of[merged.pk] and live_of[kept.pk]:
+        raise AppError("merge_live", gettext(
+            "Both have a seat at a table still playing (%(name_a)s: %(tables_a)s; %(name_b)s: %(tables_b)s): "
+            "merge them when one of those games has finished.")
+            % {"name_a": merged.display_name, "tables_a": _table_list(live_of[merged.pk]),
+               "name_b": kept.display_name, "tables_b": _table_list(live_of[kept.pk])})
+    moved = set(holders)
+    Seat.objects.filter(match_id__in=moved, participant_id=merged.pk).update(participant_id=kept.pk,
+                                                                            name=kept.display_name[:40])
+    Seat.objects.filter(match_id__in=moved, former_participant_id=merged.pk).update(former_participant_id=kept.pk,
+                                                                                   name=kept.display_name[:40])
+    if merged.member_id and not kept.member_id:
+        kept.member_id = merged.member_id
+    kept.admitted = kept.admitted or (merged.admitted and not merged.removed)
+    merged.member_id = None
+    merged.removed, merged.merged_into = True, kept
+    merged.comeback, merged.comeback_at = Participant.Comeback.NONE, None
+    merged.save(update_fields=["member", "removed", "merged_into", "comeback", "comeback_at"])
+    kept.save(update_fields=["member", "admitted"])
+    for match_id in moved & set(live):  # the pages open on a live table show the new name
+        transaction.on_commit(lambda m=match_id: announce_match_changed(m))
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
+    return kept
+
+
+def _table_list(numbers: list[int]) -> str:
+    return ", ".join(gettext("Table %(number)s") % {"number": n} for n in numbers)
 
 
 def set_participant_cap(session: ClassSession, cap: int) -> None:

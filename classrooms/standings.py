@@ -298,7 +298,8 @@ def _signature(session: ClassSession) -> str:
         n=Count("id"), playing=Count("id", filter=Q(match__status=Match.Status.PLAYING)),
         done=Count("id", filter=Q(match__status=Match.Status.FINISHED)), last=Max("match__finished_at"),
         rounds=Max("round__number"))
-    people = session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)))
+    people = session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)),
+                                            waiting=Count("id", filter=Q(admitted=False)))
     return f"{session.format}:{sorted(tables.items())}:{sorted(people.items())}"
 
 
@@ -317,7 +318,8 @@ def session_standings(session: ClassSession) -> dict:
     """The session's standings (see the module docstring); public facts only."""
     tables = counted_tables(session)
     recs = records(session, tables)
-    removed = set(session.participants.filter(removed=True).values_list("pk", flat=True))
+    # removed (or merged away) students, and those still in the waiting room, are not ranked
+    removed = set(session.participants.filter(Q(removed=True) | Q(admitted=False)).values_list("pk", flat=True))
     latest = current_round(session)
     return {
         "format": session.format,

@@ -3,8 +3,9 @@ minute's count plus the last minute's, weighted by how much of it is still insid
 so neither a burst across a minute's boundary nor a test that runs across one sees a fresh count.
 
 Joining a class: wrong codes per browser (address + browser cookie) and per address, wrong
-attempts per code (a correct code is never throttled), new participants per browser and per
-address (a school behind one NAT address still joins a class of thirty in a minute). Teacher
+attempts per code: over a limit a wrong code is answered "slow down", but a correct code is never
+throttled by them (``classrooms.views.join``); new participants per browser and per address (a
+school behind one NAT address still joins a class of thirty in a minute). Teacher
 login and sign-up: attempts per address and per username."""
 from __future__ import annotations
 
@@ -66,6 +67,12 @@ def too_many_wrong_codes(address: str, browser_id: str = "") -> bool:
 def record_wrong_code(address: str, browser_id: str = "") -> None:
     record("wrong", browser_of(address, browser_id))
     record("wrong-address", address)
+
+
+def too_many_wrong_cards(address: str, browser_id: str = "") -> bool:
+    """A card typed with a correct join code: only this browser's own wrong tries count (the
+    address's would let a prankster in the school lock out everyone's cards)."""
+    return over("wrong", browser_of(address, browser_id), settings.JOIN_WRONG_CODES_PER_MINUTE)
 
 
 def too_many_attempts_on(code: str) -> bool:

@@ -66,7 +66,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"),
                                             language=data.get("language") or "",
-                                            move_seconds=data.get("move_seconds"))
+                                            move_seconds=data.get("move_seconds"),
+                                            waiting_room=data.get("waiting_room", False))
         except AppError as exc:  # a map that is not the class's among them
             form.add_error(None, exc.message)
         else:
@@ -181,11 +182,16 @@ def join(request: HttpRequest) -> HttpResponse:
         address, browser = client_address(request), browser_id(request)
         code = codes.normalise(form.cleaned_data["code"])
         session = services.find_joinable(code)
-        # A browser (or address) that guessed too many wrong codes is slowed down whatever it
-        # types next, so the answer is no oracle. Wrong attempts per code count only wrong
-        # tries: a correct code is never locked by others' attempts.
-        if throttle.too_many_wrong_codes(address, browser) or (
-                session is None and throttle.too_many_attempts_on(code)):
+        # A correct join code is never throttled: wrong codes from one address (a prankster in
+        # the school's network) cannot lock the class out. Wrong codes are counted per browser,
+        # per address and per code; over a limit a wrong code is answered "slow down" instead of
+        # "no such session". A card typed with the right code is checked unless this browser
+        # itself guessed too many (the card counts as a wrong code when it is wrong).
+        if session is None and (throttle.too_many_wrong_codes(address, browser)
+                                or throttle.too_many_attempts_on(code)):
+            form.add_error(None, SLOW_DOWN)
+            status = 429
+        elif session is not None and form.cleaned_data.get("card") and throttle.too_many_wrong_cards(address, browser):
             form.add_error(None, SLOW_DOWN)
             status = 429
         elif session is None:
@@ -227,11 +233,14 @@ def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
     participant = services.returning_participant(session, request.session, removed=True) if session else None
     if participant is None:
         raise Http404(gettext("You have not joined this session: use the join code."))
-    if participant.removed:
-        return render(request, "removed.html", {}, status=403)
+    initial = selectors.lobby_payload(session, participant)
+    if participant.removed and not initial.get("comeback"):
+        return render(request, "removed.html", {"message": initial["message"]}, status=403)
     if session.format == ClassSession.Format.HOMEWORK:  # self-paced: the student's homework page
         return redirect("classrooms:homework")
-    initial = selectors.lobby_payload(session, participant)
+    if participant.removed:  # asking to come back: the lobby's page follows the teacher's answer live
+        return render(request, "classrooms/lobby.html", {
+            "session": session, "participant": participant, "initial": initial}, status=403)
     if initial.get("match") and initial.get("match_status") == "playing":
         return redirect(initial["play_url"])
     return render(request, "classrooms/lobby.html", {

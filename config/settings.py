@@ -254,6 +254,10 @@ JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PE
 JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE = env_int("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", 45)
 PARTICIPANT_CAP_DEFAULT = env_int("PARTICIPANT_CAP_DEFAULT", 60)  # per class session; the teacher may change it
 PARTICIPANT_CAP_MAX = env_int("PARTICIPANT_CAP_MAX", 300)
+# A session filled by a script: the dashboard warns when this many joined in the last minute, and
+# offers to remove everyone who joined by name in the last N minutes (these N)
+JOIN_BURST_PER_MINUTE = env_int("JOIN_BURST_PER_MINUTE", 10)
+REMOVE_RECENT_CHOICES = (1, 2, 5, 10)
 # Pace (games/pace.py): the seconds per move a teacher may give a table's clock, and the
 # "finish in" durations (seconds) of a lesson's end; tests list shorter ones
 MOVE_CLOCK_CHOICES = tuple(int(x) for x in os.environ.get("MOVE_CLOCK_CHOICES", "15,30,60,120").split(",") if x)

@@ -116,12 +116,13 @@ def test_a_long_name_keeps_every_character_when_a_number_is_added(session):
         "Alexandra-Maximilia1", "Alexandra-Maximilia1 2"]
 
 
-def test_wrong_codes_are_throttled_per_address(client, session):
+def test_wrong_codes_are_throttled_per_browser_but_a_correct_code_still_joins(client, session):
     for _ in range(10):
         assert join(client, "WRONG9", "Eve").status_code == 404
-    slowed = join(client, session.join_code, "Eve")
+    slowed = join(client, "WRONG8", "Eve")
     assert slowed.status_code == 429 and "Slow down" in slowed.content.decode()
     assert not Participant.objects.exists()
+    assert join(client, session.join_code, "Eve").status_code == 302  # a correct code is never throttled
 
 
 def test_wrong_attempts_on_one_code_are_throttled_but_a_correct_code_never(client, session, settings):

@@ -4,7 +4,8 @@ import { connect, el } from "./live.js";
 import { countdown, mmss, PACE_TEXT } from "./pace.js";
 
 const TEXT = {
-  state: { joined: _("joined"), seated: _("seated"), playing: _("playing"), finished: _("finished"), removed: _("removed") },
+  state: { joined: _("joined"), seated: _("seated"), playing: _("playing"), finished: _("finished"), removed: _("removed"),
+           waiting: _("in the waiting room") },
   status: { open: _("open"), locked: _("locked"), ended: _("ended"), waiting: _("waiting to start"), playing: _("playing"),
             finished: _("finished"), abandoned: _("abandoned") },
   table: (n) => tr("table %(n)s", { n }),
@@ -14,6 +15,23 @@ const TEXT = {
   ended: _("Session ended"),
   remove: _("remove"),
   readmit: _("let back in"),
+  admit: _("let in"),
+  turnAway: _("turn away"),
+  refuse: _("no"),
+  asks: _("asks to come back"),
+  asksNew: _("asks to come back from another browser"),
+  refused: _("not let back in"),
+  card: _("card"),
+  cardTitle: _("joined with a class card"),
+  mergeInto: _("merge into…"),
+  merge: _("Merge"),
+  cancel: _("Cancel"),
+  mergeLabel: (name) => tr("Merge %(name)s into", { name }),
+  confirmMerge: (from, into) => tr("Merge %(from)s into %(into)s? The seats, moves and results of %(from)s become those of %(into)s.", { from, into }),
+  burst: (n) => nt("%(n)s student joined in the last minute.", "%(n)s students joined in the last minute.", n),
+  waitingCount: (n) => nt("%(n)s student is waiting to be let in.", "%(n)s students are waiting to be let in.", n),
+  confirmRemoveRecent: (n, minutes) => tr("Remove everyone who joined by name in the last %(minutes)s minutes (%(n)s)? Bots take their seats; class-card holders stay.", { n, minutes }),
+  confirmTurnAway: (n) => tr("Turn away the %(n)s students who are waiting?", { n }),
   confirmRemove: (name) => tr("Remove %(name)s? A bot takes their seat.", { name }),
   claimed: _("Claimed routes"),
   noRoutes: _("no route claimed yet"),
@@ -74,7 +92,7 @@ export function dashboard(sessionId, initial) {
     onMessage(msg) {
       if (msg.type === "error") { $("dash-error").textContent = msg.message; $("dash-error").classList.remove("hidden"); return; }
       if (msg.type === "gone") { if (!leaving) location.href = "/teacher/"; return; }
-      if (msg.type === "dashboard") { state = msg; render(); }
+      if (msg.type === "dashboard") { state = msg; received = { server: msg.now_ms, local: Date.now() }; render(); }
       if (msg.type === "tables") {  // the rows of the tables that moved (nothing else changed)
         const moved = new Map(msg.tables.map((t) => [t.match, t]));
         state = { ...state, tables: state.tables.map((t) => moved.get(t.match) || t) };
@@ -103,6 +121,34 @@ export function dashboard(sessionId, initial) {
   }));
   $("show-odds").addEventListener("change", (e) => send({ type: "show_odds", show: e.target.checked }));
   $("participant-cap").addEventListener("change", (e) => send({ type: "participant_cap", cap: Number(e.target.value) }));
+
+  // a session filled by a script: the waiting room, a burst of joins, remove the last N minutes' joins
+  $("waiting-room").addEventListener("change", (e) => send({ type: "waiting_room", on: e.target.checked }));
+  $("admit-all").addEventListener("click", () => send({ type: "admit", participants: "all" }));
+  $("turn-away-all").addEventListener("click", () => {
+    const n = state.participants.filter((p) => p.state === "waiting").length;
+    if (confirm(TEXT.confirmTurnAway(n))) send({ type: "turn_away", participants: "all" });
+  });
+  $("remove-recent-minutes").replaceChildren(...initial.burst.minutes.map((m) => el("option", { value: m }, nt("%(n)s minute", "%(n)s minutes", m))));
+  let received = { server: initial.now_ms, local: Date.now() };
+  const serverNow = () => received.server + (Date.now() - received.local);
+  const joinedSince = (minutes) => state.participants.filter((p) => p.state !== "removed" && !p.card
+    && p.joined_ms > serverNow() - minutes * 60000).length;
+  function removeRecent(minutes) {
+    if (confirm(TEXT.confirmRemoveRecent(joinedSince(minutes), minutes))) send({ type: "remove_recent", minutes });
+  }
+  $("remove-recent").addEventListener("click", () => removeRecent(Number($("remove-recent-minutes").value)));
+  $("join-burst-remove").addEventListener("click", () => removeRecent(1));
+  function renderGuard() {
+    const burst = state.session.status === "ended" ? 0 : joinedSince(1);
+    $("join-burst").classList.toggle("hidden", burst < state.burst.per_minute);
+    $("join-burst-text").textContent = TEXT.burst(burst);
+    const waiting = state.participants.filter((p) => p.state === "waiting").length;
+    $("waiting-box").classList.toggle("hidden", !waiting);
+    $("waiting-text").textContent = TEXT.waitingCount(waiting);
+  }
+  setInterval(renderGuard, 5000);  // the burst warning goes when the minute has passed
+  let merging = null;  // the row whose "merge into…" is open: { id, into }
 
   // pace: pause / resume every table, the lesson's end ("finish in"), the clock per move
   const duration = (s) => (s % 60 === 0 ? nt("%(n)s minute", "%(n)s minutes", s / 60) : nt("%(n)s second", "%(n)s seconds", s));
@@ -141,30 +187,69 @@ export function dashboard(sessionId, initial) {
     $("session-status").textContent = statusText(s.status);
     $("lock-btn").textContent = s.status === "locked" ? _("Unlock") : _("Lock");
     $("show-odds").checked = s.show_odds;
+    $("waiting-room").checked = s.waiting_room;
     if (document.activeElement !== $("participant-cap")) $("participant-cap").value = s.max_participants;
-    $("student-count").textContent = `(${state.participants.filter((p) => p.state !== "removed").length})`;
+    $("student-count").textContent = `(${state.participants.filter((p) => !["removed", "waiting"].includes(p.state)).length})`;
+    renderGuard();
     renderPace(s.pace);
     if (s.status === "ended") {
-      document.querySelectorAll("[data-cmd], #pace-tools button, #pace-tools select").forEach((b) => (b.disabled = true));
+      document.querySelectorAll("[data-cmd], #pace-tools button, #pace-tools select, #join-guard button, #join-guard select, #waiting-room")
+        .forEach((b) => (b.disabled = true));
       // the code and the QR stop working: take them off the board at once
       document.querySelectorAll(".qr").forEach((n) => n.remove());
       const box = document.querySelector(".join-box");
       if (box && !box.querySelector(".ended")) box.replaceChildren(el("div", { class: "join-code ended" }, TEXT.ended));
     }
+    const kept = state.participants.filter((p) => p.state !== "removed");
+    const mergeFocus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.mergeInto : undefined;
+    if (merging && !kept.some((p) => p.id === merging.id)) merging = null;
     $("students").replaceChildren(...state.participants.map((p) => {
       const gone = p.state === "removed";
-      const box = el("input", { type: "checkbox", "aria-label": tr("select %(name)s", { name: p.name }), disabled: p.table !== null || gone });
-      box.checked = selected.has(p.id) && !gone;
+      const waiting = p.state === "waiting";
+      const box = el("input", { type: "checkbox", "aria-label": tr("select %(name)s", { name: p.name }), disabled: p.table !== null || gone || waiting });
+      box.checked = selected.has(p.id) && !gone && !waiting;
       box.addEventListener("change", () => (box.checked ? selected.add(p.id) : selected.delete(p.id)));
-      return el("li", { class: `student ${p.state}`, "data-participant": p.id, "data-state": p.state },
-        box, el("span", { class: "name" }, p.name),
-        el("span", { class: "muted state" }, TEXT.state[p.state] + (p.table ? ` · ${TEXT.table(p.table)}` : "")),
-        gone
-          ? el("button", { class: "link", title: `${TEXT.readmit}: ${p.name}`, onclick: () => send({ type: "readmit", participant: p.id }) }, TEXT.readmit)
-          : el("button", { class: "link danger", title: `${TEXT.remove} ${p.name}`, onclick: () => {
-            if (confirm(TEXT.confirmRemove(p.name))) send({ type: "remove", participant: p.id });
-          } }, TEXT.remove));
+      const asking = p.comeback === "same" || p.comeback === "new";
+      const note = gone && asking ? (p.comeback === "new" ? TEXT.asksNew : TEXT.asks) : gone && p.comeback === "refused" ? TEXT.refused : "";
+      const act = (label, title, message, cls = "link") => el("button", { class: cls, title: `${title}: ${p.name}`, onclick: () => send(message) }, label);
+      let actions;
+      if (gone) {
+        actions = [act(TEXT.readmit, TEXT.readmit, { type: "readmit", participant: p.id }),
+          asking ? act(TEXT.refuse, TEXT.refuse, { type: "refuse_comeback", participant: p.id }, "link danger") : ""];
+      } else if (waiting) {
+        actions = [act(TEXT.admit, TEXT.admit, { type: "admit", participants: [p.id] }),
+          act(TEXT.turnAway, TEXT.turnAway, { type: "turn_away", participants: [p.id] }, "link danger")];
+      } else {
+        actions = [el("button", { class: "link danger", title: `${TEXT.remove} ${p.name}`, onclick: () => {
+          if (confirm(TEXT.confirmRemove(p.name))) send({ type: "remove", participant: p.id });
+        } }, TEXT.remove)];
+        const others = kept.filter((o) => o.id !== p.id);
+        if (others.length && merging && merging.id === p.id) {
+          const into = el("select", { "aria-label": TEXT.mergeLabel(p.name), "data-merge-into": p.id,
+            onchange: (e) => { merging.into = Number(e.target.value); } },
+          ...others.map((o) => el("option", { value: o.id, selected: o.id === merging.into }, o.name)));
+          if (!others.some((o) => o.id === merging.into)) merging.into = others[0].id;
+          actions.push(el("span", { class: "merge-box" }, into,
+            el("button", { class: "button small", type: "button", onclick: () => {
+              const target = others.find((o) => o.id === merging.into);
+              if (target && confirm(TEXT.confirmMerge(p.name, target.name))) {
+                send({ type: "merge", participant: p.id, into: target.id });
+                merging = null;
+                render();
+              }
+            } }, TEXT.merge),
+            el("button", { class: "link", type: "button", onclick: () => { merging = null; render(); } }, TEXT.cancel)));
+        } else if (others.length) {
+          actions.push(el("button", { class: "link", title: `${TEXT.mergeInto} ${p.name}`, onclick: () => { merging = { id: p.id, into: null }; render(); } }, TEXT.mergeInto));
+        }
+      }
+      return el("li", { class: `student ${p.state}${asking ? " asking" : ""}`, "data-participant": p.id, "data-state": p.state,
+        "data-comeback": p.comeback || "" },
+        box, el("span", { class: "name" }, p.name, p.card ? el("span", { class: "pill card", title: TEXT.cardTitle }, TEXT.card) : ""),
+        el("span", { class: "muted state" }, TEXT.state[p.state] + (p.table ? ` · ${TEXT.table(p.table)}` : "") + (note ? ` · ${note}` : "")),
+        ...actions);
     }));
+    if (mergeFocus) { const again = $("students").querySelector(`[data-merge-into="${mergeFocus}"]`); if (again) again.focus(); }
     const clockFocus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tableClock : undefined;
     $("tables").replaceChildren(...state.tables.map((t) => {
       const scores = t.outcome ? t.outcome.scores : null;

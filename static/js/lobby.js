@@ -24,8 +24,12 @@ export function lobby(sessionId, initial) {
   const standing = document.getElementById("lobby-standing");
   let sock = null;
   function show(p) {
+    // the teacher merged this student's two rows: the lobby's page makes this browser the kept one
+    if (p.moved) { location.href = p.lobby_url; return; }
+    // removed (and maybe asking to come back: the page changes when the teacher lets them in)
     if (p.type === "gone" || p.removed) { status.textContent = p.message || TEXT.gone; go.classList.add("hidden"); return; }
     if (p.type !== "lobby") return;
+    if (p.waiting_room) { status.textContent = p.message; go.classList.add("hidden"); standing.classList.add("hidden"); return; }
     // the student's own line of the standings: place and points (public facts only)
     const mine = p.standing;
     standing.classList.toggle("hidden", !mine);

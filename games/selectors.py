@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from django.utils.translation import gettext
 
 from games import pace, state_cache
-from games.engines import Event, State, abilities_of, events_for, get_game, replay_steps
+from games.engines import Event, State, abilities_of, events_for, get_game, is_finish, replay_steps
 from games.event_text import localize, localize_view
 from games.memo import remembered
 from games.models import Match
@@ -110,9 +110,22 @@ def event_history(match: Match, seat: int | None) -> list[dict]:
     return localize(match.game, events)
 
 
+def action_for(actor: int, action: dict, seat: int | None) -> dict | None:
+    """A logged action as ``seat`` may see it: live play never sends a seat another seat's
+    action (a Ticket-to-Ride run's path, the cards a QTris mulligan or Eve's measurement put
+    face down), only its views and the events it may see, so neither does a replay: a seat's
+    own actions, and the platform's "time is up", which every seat saw end the game."""
+    if is_finish(action) or (seat is not None and seat == actor):
+        return action
+    return None
+
+
 def replay_frames(match: Match, seat: int | None) -> list[dict]:
     """Every step of a match, rebuilt by the engine from the stored log, as ``seat`` may see it
-    (event texts in the viewer's language)."""
+    (None: a spectator, the teacher), through the same hidden-information policy as live play:
+    each step's view for that seat, the events it may see (texts in the viewer's language) and
+    only its own actions (``action_for``). At the end the views show what the rules reveal then
+    (the last frame), and nothing more."""
     game = get_game(match.game)
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
@@ -123,7 +136,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
         frames.append({
             "seq": entry.seq + 1,
             "seat": entry.seat,
-            "action": entry.action,
+            "action": action_for(entry.seat, entry.action, seat),
             "events": localize(match.game, events_for(entry.events, seat)),
             "by_bot": entry.by_bot,
             "timed_out": entry.timed_out,

@@ -21,6 +21,24 @@ class StatsAccess:
     participant_id: int | None
     max_shots: int | None  # None: no limit beyond the global one
 
+    @property
+    def public_circuit(self) -> bool:
+        """Whether this reader sees the players' circuits (``Abilities.private_circuit``): the
+        statistics pages, runs and their results of a player never hold another seat's secret."""
+        return not self.is_teacher and abilities_of(get_game(self.match.game)).private_circuit
+
+    def may_cancel(self, run, user) -> bool:
+        """The teacher, or whoever asked for the run (a player cancels only their own)."""
+        if self.is_teacher:
+            return True
+        if self.participant_id is not None and run.requested_by_participant == self.participant_id:
+            return True
+        return bool(user is not None and user.is_authenticated and run.requested_by_id == user.pk)
+
+    def may_see(self, run) -> bool:
+        """A player sees only the runs of the players' circuits."""
+        return run.public_circuit or not self.public_circuit
+
 
 def classroom_of(match: Match) -> Classroom | None:
     try:

@@ -145,7 +145,7 @@ class RunList(APIView):
         if not raw.isdigit():
             raise AppError("bad_message", _("Give the match id: ?match=<id>."))
         access = _stats_access(request, int(raw))
-        runs = selectors.runs_of(access.match, _action_param(request))
+        runs = selectors.runs_of(access.match, _action_param(request), public=access.public_circuit)
         paginator = CappedLimitOffsetPagination()  # a page at a time, like every API list
         page = paginator.paginate_queryset(runs, request, view=self)
         return paginator.get_paginated_response([selectors.run_payload(r) for r in page])
@@ -170,22 +170,26 @@ class RunList(APIView):
 class RunDetail(APIView):
     permission_classes = [AllowAny]
 
-    def _run(self, request, run_id: int) -> Run:
+    def _run(self, request, run_id: int) -> tuple[Run, StatsAccess]:
         run = Run.objects.filter(pk=run_id).first()
         if run is None:
             raise Http404(_("No such run."))
-        _stats_access(request, run.match_id)
-        return run
+        access = _stats_access(request, run.match_id)
+        if not access.may_see(run):
+            raise Http404(_("No such run."))
+        return run, access
 
     @extend_schema(responses=RunSerializer, summary="A run and its progress")
     def get(self, request, run_id: int):
-        return Response(selectors.run_payload(self._run(request, run_id)))
+        return Response(selectors.run_payload(self._run(request, run_id)[0]))
 
 
 class RunCancel(RunDetail):
     @extend_schema(request=None, responses=RunSerializer, summary="Cancel a queued or running run")
     def post(self, request, run_id: int):
-        run = self._run(request, run_id)
+        run, access = self._run(request, run_id)
+        if not access.may_cancel(run, request.user):
+            raise AppError("not_yours", _("Only who asked for this run, or the teacher, may cancel it."), 403)
         if not services.cancel_run(run):
             raise AppError("run_ended", _("This run has already ended (%(status)s).") % {"status": run.status})
         run.refresh_from_db()
@@ -199,7 +203,7 @@ class MatchOdds(APIView):
     def get(self, request, match_id: int):
         access = _stats_access(request, match_id)
         try:
-            return Response(selectors.match_odds(access.match))
+            return Response(selectors.match_odds(access.match, public=access.public_circuit))
         except NotScorable as exc:
             raise AppError("no_circuit", str(exc)) from exc
 
@@ -215,7 +219,7 @@ class MatchCircuit(APIView):
 
         access = _stats_access(request, match_id)
         try:
-            position = selectors.circuit_of(access.match, _action_param(request))
+            position = selectors.circuit_of(access.match, _action_param(request), public=access.public_circuit)
         except NotScorable as exc:
             raise AppError("no_circuit", str(exc)) from exc
         qc = position.circuit

@@ -35,6 +35,9 @@ class Run(models.Model):
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
     requested_by_participant = models.BigIntegerField(null=True, blank=True)
+    # the players' circuit of the position (games.engines.Abilities.private_circuit), asked for
+    # by a player: what players may see of its results (the teacher's runs are the teacher's)
+    public_circuit = models.BooleanField(default=False)
 
     circuit_qasm = models.TextField(blank=True, help_text="OpenQASM 3 of the logical circuit")
     transpiled_depth = models.PositiveIntegerField(null=True, blank=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.engines import get_game
+from games.engines import abilities_of, get_game
 from games.models import Match
 from games.selectors import state_at
 from simulator.scoring import NotScorable, Scorer, scorer_for
@@ -21,15 +21,17 @@ class Position:
     scorer: Scorer
 
 
-def load_position(match: Match, action_number: int | None = None) -> Position:
-    """The position after ``action_number`` actions (default: now). Raises ``NotScorable``
-    when the game or the position has no circuit."""
+def load_position(match: Match, action_number: int | None = None, *, public: bool = False) -> Position:
+    """The position after ``action_number`` actions (default: now); with ``public``, its circuit
+    as the players may see it (``Abilities.private_circuit``: a secret of one seat stays out).
+    Raises ``NotScorable`` when the game or the position has no circuit."""
     upto = match.seq if action_number is None else action_number
     if upto < 0 or upto > match.seq:
         raise NotScorable(gettext("This match has %(seq)s actions; there is no position %(at)s.")
                           % {"seq": match.seq, "at": upto})
     state = state_at(match, upto)
-    circuit = get_game(match.game).circuit(state)
+    game = get_game(match.game)
+    circuit = abilities_of(game).circuit_for(game, state, is_teacher=not public)
     if circuit is None:
         raise NotScorable(gettext("This position has no quantum circuit (for poker: physics mode is off)."))
     return Position(match, upto, state, circuit, scorer_for(match.game, state, circuit))

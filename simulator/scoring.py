@@ -197,11 +197,11 @@ class TicketScorer:
         return None  # no mid-circuit measurement: the circuit's statevector is exact
 
     def actual(self) -> tuple[int, ...] | None:
-        """The game's own verdict on the run (an exact comparison: nothing was measured)."""
-        runs = self.state.get("runs") or []
-        if not runs:
+        """The game's own verdict on the circuit's run (an exact comparison, nothing measured:
+        a match is fidelity 1 within 1e-9); None before a run."""
+        if self.metadata.get("ran") is False:
             return None
-        return (1, 0) if runs[-1]["match"] else (0, 1)
+        return (1, 0) if self.metadata["fidelity"] >= 1 - 1e-9 else (0, 1)
 
     def final_board(self) -> list[str] | None:
         return None  # the map is drawn by the game's own board

@@ -45,16 +45,23 @@ def run_payload(run: Run) -> dict[str, Any]:
     }
 
 
-def runs_of(match: Match, action_number: int | None = None) -> list[Run]:
+def runs_of(match: Match, action_number: int | None = None, *, public: bool = False) -> list[Run]:
+    """The match's runs (of one position); ``public``: those of the players' circuits only."""
     runs = Run.objects.filter(match=match)
+    if public:
+        runs = runs.filter(public_circuit=True)
     if action_number is not None:
         runs = runs.filter(action_number=action_number)
     return list(runs.order_by("-queued_at", "-id")[:50])
 
 
-def latest_done(match: Match, action_number: int, backend: str) -> Run | None:
-    return (Run.objects.filter(match=match, action_number=action_number, backend=backend,
-                               status=Run.Status.DONE).order_by("-finished_at", "-id").first())
+def latest_done(match: Match, action_number: int, backend: str, public: bool = False) -> Run | None:
+    """The latest finished run of this position's circuit (the players' circuit with ``public``)."""
+    runs = Run.objects.filter(match=match, action_number=action_number, backend=backend,
+                              status=Run.Status.DONE)
+    if public:
+        runs = runs.filter(public_circuit=True)
+    return runs.order_by("-finished_at", "-id").first()
 
 
 def exact_table(position: Position) -> dict[str, Any]:
@@ -101,14 +108,15 @@ def _verdict(sides: list[str], exact: dict, noisy: dict | None, device: str) -> 
     return lines
 
 
-def match_odds(match: Match) -> dict[str, Any]:
+def match_odds(match: Match, *, public: bool = False) -> dict[str, Any]:
     """This game vs the odds: the final (or current) position's exact score distribution,
-    the actual score, and the latest Aer and noisy runs of the same position."""
-    position = load_position(match)
+    the actual score, and the latest Aer and noisy runs of the same position (``public``: of
+    the players' circuit, see ``Abilities.private_circuit``)."""
+    position = load_position(match, public=public)
     exact = exact_table(position)
-    aer = latest_done(match, position.action_number, Backend.AER)
-    noisy = latest_done(match, position.action_number, Backend.AER_NOISY)
-    hardware = latest_done(match, position.action_number, Backend.IBM)
+    aer = latest_done(match, position.action_number, Backend.AER, public)
+    noisy = latest_done(match, position.action_number, Backend.AER_NOISY, public)
+    hardware = latest_done(match, position.action_number, Backend.IBM, public)
     sides = exact["sides"]
     state = position.state
     board = position.scorer.final_board()
@@ -267,9 +275,9 @@ def session_csv(stats: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def circuit_of(match: Match, action_number: int | None = None) -> Position:
-    """The position's circuit (raises NotScorable when there is none)."""
-    return load_position(match, action_number)
+def circuit_of(match: Match, action_number: int | None = None, *, public: bool = False) -> Position:
+    """The position's circuit (the players' with ``public``; raises NotScorable when there is none)."""
+    return load_position(match, action_number, public=public)
 
 
 __all__ = ["NotScorable", "circuit_of", "match_odds", "run_payload", "runs_of",

@@ -56,8 +56,8 @@ def default_seed(match: Match, action_number: int, backend: str, device: str) ->
 
 
 def request_key(match_id: int, action_number: int, backend: str, device: str, shots: int,
-                seed: int) -> str:
-    raw = f"{match_id}|{action_number}|{backend}|{device}|{shots}|{seed}"
+                seed: int, public: bool = False) -> str:
+    raw = f"{match_id}|{action_number}|{backend}|{device}|{shots}|{seed}" + ("|public" if public else "")
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -106,10 +106,10 @@ def request_run(req: RunRequest, access: StatsAccess, *, user=None) -> tuple[Run
     or been cancelled). Returns ``(run, created)``."""
     action, device, shots, seed = _validate(req, access)
     try:
-        position = load_position(access.match, action)
+        position = load_position(access.match, action, public=access.public_circuit)
     except NotScorable as exc:
         raise AppError("no_circuit", str(exc)) from exc
-    key = request_key(access.match.pk, action, req.backend, device, shots, seed)
+    key = request_key(access.match.pk, action, req.backend, device, shots, seed, access.public_circuit)
     existing = Run.objects.filter(request_key=key).values_list("status", flat=True).first()
     if existing is None or existing in (Run.Status.FAILED, Run.Status.CANCELLED):
         try:  # a new (or re-queued) run counts against the quotas; asking again for one does not
@@ -122,6 +122,7 @@ def request_run(req: RunRequest, access: StatsAccess, *, user=None) -> tuple[Run
             "device": device, "shots": shots, "seed": seed,
             "requested_by": user if user is not None and user.is_authenticated else None,
             "requested_by_participant": access.participant_id,
+            "public_circuit": access.public_circuit,
             "circuit_qasm": qasm3_of(position.circuit)})
         if not created:
             run = Run.objects.select_for_update().get(pk=run.pk)
@@ -232,7 +233,7 @@ def execute(run_id: int) -> str:
     if run.backend == Backend.IBM and run.job_id:
         return "submitted"
     try:
-        position = load_position(run.match, run.action_number)
+        position = load_position(run.match, run.action_number, public=run.public_circuit)
         if run.backend == Backend.EXACT:
             execution = backends.exact_probabilities(position.circuit, position.scorer.exact())
         elif run.backend == Backend.AER:
@@ -282,7 +283,7 @@ def poll_hardware(run_id: int) -> str:
     if run is None or run.status != Run.Status.RUNNING or not run.job_id:
         return "skipped"
     try:
-        position = load_position(run.match, run.action_number)
+        position = load_position(run.match, run.action_number, public=run.public_circuit)
         service = ibm.connect(account_for(run))
         state = ibm.poll(service, run.job_id, position.circuit.cregs[0].name)
     except backends.TransientBackendError:

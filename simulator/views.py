@@ -37,7 +37,7 @@ def _at(request: HttpRequest) -> int | None:
 
 def _results(access: StatsAccess) -> dict:
     """The part of "vs the odds" that a finished run changes: verdict, score table, histogram."""
-    odds = selectors.match_odds(access.match)
+    odds = selectors.match_odds(access.match, public=access.public_circuit)
     # the legend's words are the page's own (the "Shown:" line of _match_results.html)
     series = {_("exact odds"): odds["exact"]}
     if odds["aer"]:
@@ -71,7 +71,7 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "simulator/match_stats.html", results | {
         "devices": devices.device_choices(), "default_device": devices.DEFAULT_DEVICE,
         "backends": Backend.choices, "noisy_backend": Backend.AER_NOISY,
-        "runs": selectors.runs_of(access.match, odds["action_number"]),
+        "runs": selectors.runs_of(access.match, odds["action_number"], public=access.public_circuit),
         "max_shots": access.max_shots or 100_000,
         "board": selectors.board_at(access.match, odds["action_number"]),
         "board_url": static(f"games/{access.match.game}.js"),
@@ -85,7 +85,7 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_circuit(request: HttpRequest, match_id: int) -> HttpResponse:
     access = _access(request, match_id)
     try:
-        position = selectors.circuit_of(access.match, _at(request))
+        position = selectors.circuit_of(access.match, _at(request), public=access.public_circuit)
     except NotScorable as exc:
         return _no_circuit(request, access, exc)
     return render(request, "simulator/circuit.html", {
@@ -99,7 +99,7 @@ def match_circuit(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_circuit_qasm(request: HttpRequest, match_id: int) -> HttpResponse:
     access = _access(request, match_id)
     try:
-        position = selectors.circuit_of(access.match, _at(request))
+        position = selectors.circuit_of(access.match, _at(request), public=access.public_circuit)
     except NotScorable as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
     response = HttpResponse(qasm3_of(position.circuit), content_type="text/plain; charset=utf-8")

@@ -263,6 +263,7 @@ def test_every_game_declares_its_abilities(slug):
     declared = game.abilities
     assert callable(getattr(game, "preview", None)) == declared.preview
     assert callable(getattr(game, "teaching_moments", None)) == declared.teaching_moments
+    assert callable(getattr(game, "public_circuit", None)) == declared.private_circuit
     assert declared.preview or not declared.preview_odds_keys
     if declared.live_odds:   # players follow the odds mid-game: nothing in them is secret
         assert declared.public_analysis_keys and not declared.teacher_only_analysis_keys

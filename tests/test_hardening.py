@@ -193,3 +193,35 @@ def test_usernames_are_throttled_whatever_their_capitals(fast_hasher):
     for i in range(30):
         _login(f"198.18.1.{i}", ["Mr-Bohr", "mr-bohr", "MR-bohr"][i % 3], "guess")
     assert _login("192.0.2.8", "Mr-Bohr", "complementarity-1927")[1].status_code == 429
+
+
+# ----------------------------------------------------------------- circuit runs: who may cancel
+
+@pytest.mark.django_db
+def test_a_student_cancels_only_their_own_runs_never_the_teachers(teacher_user):
+    from django.test import Client
+
+    from games.access import PARTICIPANT_IDS_KEY
+    from simulator.models import QuantumPolicy, Run
+    from tests.test_simulator_fixtures import class_table, finished_qtris, seat_people
+
+    match = finished_qtris(teacher_user)
+    session = class_table(teacher_user, match)
+    QuantumPolicy.objects.create(classroom=session.classroom, students_may_run=True)
+    ada, bo = seat_people(match)
+    theirs = Run.objects.create(match=match, action_number=0, backend="aer", seed=1, request_key="t",
+                                requested_by=teacher_user)
+    own = Run.objects.create(match=match, action_number=0, backend="aer", seed=2, request_key="a",
+                             requested_by_participant=ada)
+    student = Client()
+    store = student.session
+    store[PARTICIPANT_IDS_KEY] = [ada]
+    store.save()
+    refused = student.post(f"/api/runs/{theirs.pk}/cancel/")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_yours"
+    theirs.refresh_from_db()
+    assert theirs.status == Run.Status.QUEUED
+    assert student.post(f"/api/runs/{own.pk}/cancel/").json()["status"] == Run.Status.CANCELLED
+    teacher = Client()
+    teacher.force_login(teacher_user)
+    assert teacher.post(f"/api/runs/{theirs.pk}/cancel/").json()["status"] == Run.Status.CANCELLED

@@ -159,6 +159,10 @@ class Abilities:
       statistics pages of an unfinished match (while the teacher shows the live odds).
     * ``circuit``: ``circuit(state)`` returns a qiskit ``QuantumCircuit`` (hence the "vs the
       odds" and circuit pages); with ``circuit_option`` only when that match option is true.
+    * ``private_circuit``: ``circuit(state)`` may hold a secret that the rules never reveal (a
+      Ticket-to-Ride run that missed its target); the engine then has ``public_circuit(state)``,
+      the circuit players see on the statistics pages (the teacher sees ``circuit``), which
+      holds nothing a finished game does not show every seat.
     * ``teaching_moments``: the engine has ``teaching_moments(events, history) -> list``, the
       moments one applied action's public events teach (see the module docstring).
     """
@@ -170,6 +174,7 @@ class Abilities:
     live_odds: bool = False
     circuit: bool = False
     circuit_option: str = ""
+    private_circuit: bool = False
     teaching_moments: bool = False
 
     def __post_init__(self) -> None:
@@ -178,6 +183,8 @@ class Abilities:
             raise ValueError(f"analysis keys declared both public and teacher-only: {sorted(both)}")
         if self.circuit_option and not self.circuit:
             raise ValueError("circuit_option without circuit")
+        if self.private_circuit and not self.circuit:
+            raise ValueError("private_circuit without circuit")
 
     def has_circuit(self, options: Mapping[str, Any] | None) -> bool:
         """Whether a match with these options has a circuit (and statistics pages)."""
@@ -205,6 +212,13 @@ class Abilities:
         if self.may_see_analysis(is_teacher=False, show_odds=show_odds):
             return result
         return {k: v for k, v in result.items() if k not in self.preview_odds_keys}
+
+    def circuit_for(self, game, state, *, is_teacher: bool):
+        """The circuit of ``state`` as its reader may see it: ``public_circuit`` for players of
+        an engine with a private circuit, ``circuit`` otherwise."""
+        if self.private_circuit and not is_teacher:
+            return game.public_circuit(state)
+        return game.circuit(state)
 
     def statistics_mid_game(self, show_odds: bool) -> bool:
         """Whether players may open the statistics pages before the match is over."""

@@ -22,7 +22,7 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
                    replay: true, seats }, { animate });
     $("step").textContent = t("step %(i)s / %(n)s", { i, n: frames.length - 1 });
     const said = f.events.map((e) => e.text).filter(Boolean).map((t) => namedSeats(t, seats)).join(" · ");
-    $("step-text").textContent = i === 0 ? _("The start.") : said || JSON.stringify(f.action);
+    $("step-text").textContent = i === 0 ? _("The start.") : said || (f.action ? JSON.stringify(f.action) : "");
     $("step-text").classList.toggle("timed-out", !!f.timed_out);  // the clock's move: its text says so
     if (last && outcome) $("step-text").textContent += " · " + verdict(outcome);
     scrub.value = i;

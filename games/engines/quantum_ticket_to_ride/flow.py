@@ -74,6 +74,7 @@ class QuantumTicketToRide:
         public_analysis_keys=("claimed_length",),
         teacher_only_analysis_keys=("players", "closest", "teacher_only"),
         circuit=True,
+        private_circuit=True,  # a missed run's circuit is its runner's (and the teacher's)
         teaching_moments=True,
     )
 
@@ -299,15 +300,27 @@ class QuantumTicketToRide:
         """The qiskit circuit of the last run (``circuit.run_circuit``). Before any run: the
         first player's mission qubit as prepared (an empty path, ``metadata["ran"]`` False),
         measured in its target's basis."""
-        from .circuit import run_circuit
+        return _circuit_of(state, state["runs"])
 
-        if state["runs"]:
-            return run_circuit(state["runs"][-1])
-        seat = state["order"][0]
-        m = state["missions"][seat]
-        return run_circuit({"seat": seat, "mission": dict(m), "cities": [m["start"]],
-                            "gates": [], "ran": False,
-                            "fidelity": trace(state["map"], m, [m["start"]])["fidelity"]})
+    def public_circuit(self, state: State):
+        """The circuit as the players may see it (``Abilities.private_circuit``): of the last
+        run every seat saw, one that completed its mission (a run that did not is its runner's
+        secret for good); before one, the first player's mission qubit as prepared (missions
+        are everyone's once the game is over, and players open statistics only then)."""
+        return _circuit_of(state, [r for r in state["runs"] if r["match"]])
+
+
+def _circuit_of(state: State, runs: list[dict]):
+    """The circuit of the last of ``runs``; without one, the first player's mission as prepared."""
+    from .circuit import run_circuit
+
+    if runs:
+        return run_circuit(runs[-1])
+    seat = state["order"][0]
+    m = state["missions"][seat]
+    return run_circuit({"seat": seat, "mission": dict(m), "cities": [m["start"]],
+                        "gates": [], "ran": False,
+                        "fidelity": trace(state["map"], m, [m["start"]])["fidelity"]})
 
 
 # --------------------------------------------------------------------------- parsing

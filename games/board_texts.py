@@ -16,7 +16,7 @@ ENTANGLION = {
     "other_actions": _("Other actions"),
     "your_cards": _("Your engine cards ({ship})"),
     "not_playable": _("{card} (not playable now)"),
-    "title_navigate": _("Navigate: play a card (hover or focus it to see where it takes the ships)"),
+    "title_navigate": _("Navigate: play a card (hover, focus or tap it to see where it takes the ships)"),
     "title_mechanic": _("The Mechanic: play one of these cards, or stop"),
     "title_decision": _("Your decision"),
     "aside": _("Your hand, set aside until The Mechanic is over: "),
@@ -96,7 +96,8 @@ ENTANGLION = {
     "say_found": _("Component found: {component}."),
     "say_detection": _("Detection rate now {rate}."),
     "say_your_turn": _("Your turn."),
-    "prompt_play": _("Play an engine card (hover or focus it to preview the move), or take another action."),
+    "prompt_play": _("Play an engine card (hover, focus or tap it to preview the move), or take another action."),
+    "tap_again": _("Tap it again, or press the button, to play it."),
     "prompt_decide": _("Choose one of the buttons below the board."),
 }
 

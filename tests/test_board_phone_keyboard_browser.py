@@ -115,8 +115,18 @@ def test_phone_quantum_tictactoe_every_square_and_choice_takes_the_tap(chromium,
     assert_all_tappable(ada, "button[data-collapse]", at_least=2)
     assert ada.evaluate(NO_SIDEWAYS) <= 0
     ada.screenshot(path=f"{SHOTS}/phone-qttt.png")
-    ada.locator("g.cell.choice[data-square='2']").tap()  # its own preview redraws it mid-tap
-    expect(ada.locator("g.cell[data-square='2'] .mark.classical")).to_have_count(1)
+    # a touch screen has no hover: the first tap previews the choice (ghost marks, the outcome
+    # highlighted, the hint says what it does), the second tap chooses it
+    ada.locator("g.cell.choice[data-square='2']").tap()
+    expect(ada.locator("g.cell[data-square='2'] .mark.ghost")).to_have_text("O2")
+    expect(ada.locator("[data-outcome='2']")).to_have_class("outcome hover")
+    expect(ada.locator("#qttt-hint")).to_have_text("Preview: O2 lands on 2, X1 lands on 1. Tap square 2 again to choose it.")
+    expect(ada.locator("#turn")).to_contain_text("Tap square 2 again")
+    assert Match.objects.get(pk=table.match_id).seq == 2
+    ada.locator("g.cell.choice[data-square='1']").tap()  # another choice: its preview instead
+    expect(ada.locator("g.cell[data-square='1'] .mark.ghost")).to_have_text("O2")
+    ada.locator("g.cell.choice[data-square='1']").tap()  # its own preview redraws it mid-tap
+    expect(ada.locator("g.cell[data-square='1'] .mark.classical")).to_have_count(1)
 
 
 def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chromium, server, teacher):
@@ -146,9 +156,36 @@ def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chr
         alice.screenshot(path=f"{SHOTS}/phone-qtris-{card}.png")
         alice.locator(f".qcard[data-card={card}]").tap()  # put the card back
         expect(alice.locator(".qcard.picked")).to_have_count(0)
+    # no hover on a touch screen: the first tap on a square previews the play (what the gate
+    # would do and the odds, on the board and under the hand, on screen), a second tap or
+    # "Play" plays it
+    seq = alice.locator(".qtris").get_attribute("data-seq")
     alice.locator(".qcard[data-card=U]").tap()
     alice.locator("g.sq.target[data-square='5']").tap()
+    expect(alice.locator("[data-testid=preview-result]")).to_contain_text("Preview: U on square 5")
+    expect(alice.locator("[data-testid=ghost]")).to_have_count(1)
+    expect(alice.locator("#turn")).to_contain_text("Tap square 5 again, or press Play, to play U.")
+    play = alice.locator("[data-testid=confirm-play]")
+    expect(play).to_be_in_viewport()
+    assert_all_tappable(alice, "[data-testid=confirm-play]", scroll=False)
+    assert alice.locator(".qtris").get_attribute("data-seq") == seq
+    alice.screenshot(path=f"{SHOTS}/phone-qtris-tap-preview.png")
+    alice.locator("g.sq.target[data-square='4']").tap()  # another square: its preview instead
+    expect(alice.locator("[data-testid=preview-result]")).to_contain_text("Preview: U on square 4")
+    alice.locator("g.sq.target[data-square='5']").tap()
+    expect(alice.locator("[data-testid=preview-result]")).to_contain_text("Preview: U on square 5")
+    play.tap()
     expect(alice.locator("g.sq[data-square='5'] .deco-u")).to_have_count(1)
+    # CX: the control is a step (no preview), the target's first tap previews, the second plays
+    expect(alice.locator("#turn")).to_have_class("turn mine")
+    alice.locator(".qcard[data-card=CX]").tap()
+    alice.locator("g.sq[data-square='3']").tap()
+    expect(alice.locator("g.sq.control[data-square='3']")).to_have_count(1)
+    alice.locator("g.sq.target[data-square='6']").tap()
+    expect(alice.locator("[data-testid=preview-result]")).to_contain_text("control 3 → target 6")
+    expect(alice.locator("path.link.pair[data-link='3-6']")).to_have_count(0)
+    alice.locator("g.sq.target[data-square='6']").tap()
+    expect(alice.locator("path.link.pair[data-link='3-6']")).to_have_count(1)
 
 
 def poker_table(server, community_cards=10, seed_wants=None):

@@ -7,6 +7,7 @@ table's components found and detection rate. A second test plays on a 375 px pho
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -14,8 +15,10 @@ from playwright.sync_api import expect
 from games.models import Match
 from tests.support.axe import Sweep
 from tests.support.browser import log_in, student_joins
-from tests.support.clients import Teacher
+from tests.support.clients import Teacher, students_joined
 from tests.support.entanglion_tables import FIRST_GAME, calm_seed
+from tests.support.phone import PHONE as PHONE_SE
+from tests.support.phone import assert_phone_friendly, phone_context
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -296,3 +299,71 @@ def test_the_mechanic_decision_offers_its_drawn_cards_and_shows_the_hand_aside(c
     expect(page.locator(".ent-act[data-kind='stop']")).to_have_count(1)
     assert played == [{"mechanic": pending["cards"][0]}]
     assert not errors, errors
+
+
+# the visible words of the galaxy whose boxes overlap another's by more than 2 px either way
+OVERLAPS = """() => {
+  const texts = [...document.querySelectorAll(".ent-galaxy text")].filter((t) => t.checkVisibility() && t.textContent.trim());
+  const boxes = texts.map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = [];
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left), h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 2 && h > 2) out.push(`${a} × ${b}`);
+  }));
+  return out;
+}"""
+
+
+def test_entanglion_on_a_touch_phone_reads_and_previews_on_the_first_tap(chromium, server, teacher):
+    """On a 375 × 667 touch phone: the galaxy's words are 12 CSS px or more and none overlaps
+    another (each planet named by its ket; its name in its label); a card's first tap previews
+    where it takes the ships (ghost ship, sentence, a Play button), the second tap or the
+    button plays it. The page passes the phone check (targets, covered, sideways, text)."""
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("entanglion", variant="easy", options=FIRST_GAME)
+    students = students_joined(server, session["join_code"])
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    match = Match.objects.get()
+    Match.objects.filter(pk=match.pk).update(seed=calm_seed())
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    seats = {}
+    for student in students:
+        context = phone_context(chromium, PHONE_SE)
+        context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in student.http.cookies])
+        page = context.new_page()
+        page.goto(f"{server.url}/matches/{match.pk}/")
+        expect(page.locator(".ent-galaxy")).to_be_visible(timeout=10_000)
+        seats[int(page.locator(".player.me").get_attribute("data-seat"))] = page
+    merc, rub = seats[0], seats[1]
+    expect(merc.locator("button.ent-card")).not_to_have_count(0)
+    assert_phone_friendly(merc, "Entanglion on a phone (Mercurial to play)")
+    assert merc.evaluate(OVERLAPS) == []
+    expect(merc.locator(".ent-planet-ket")).to_have_count(12)
+    expect(merc.locator(".ent-planet[data-planet='PHI PLUS']")).to_have_attribute("aria-label", re.compile(r"^PHI PLUS \|Φ\+⟩"))
+
+    # Mercurial taps X: a preview (to ONE), nothing played; H instead: PLUS; H again: played
+    merc.locator("button.ent-card[data-card='X']").tap()
+    expect(merc.locator(".ent-preview")).to_contain_text("ONE")
+    expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
+    expect(merc.locator(".ent-confirm button")).to_have_text("Play X")
+    merc.locator("button.ent-card[data-card='H']").first.tap()
+    expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
+    expect(merc.locator(".ent-confirm button")).to_have_text("Play H")
+    assert_phone_friendly(merc, "Entanglion, a tapped card's preview", within=".ent-main")
+    merc.screenshot(path=f"{SHOTS}/entanglion-phone-tap-preview.png")
+    assert Match.objects.get().seq == 0 and ships_of(merc) == {"mercurial": "ZERO", "rubicon": "ZERO"}
+    merc.locator("button.ent-card[data-card='H']").first.tap()
+    wait_seq(rub, 1)
+    assert ships_of(rub) == {"mercurial": "PLUS", "rubicon": "ZERO"}
+    expect(merc.locator(".ent-confirm")).to_be_empty()
+
+    # Rubicon taps CNOT (the preview: both ships into PHI PLUS), then its Play button
+    cnot = rub.locator("button.ent-card[data-card='CNOT']")
+    cnot.tap()
+    expect(rub.locator(".ent-preview")).to_contain_text("PHI PLUS")
+    assert Match.objects.get().seq == 1
+    rub.locator(".ent-confirm button").tap()
+    wait_seq(merc, 2)
+    assert ships_of(merc) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
+    merc.screenshot(path=f"{SHOTS}/entanglion-phone-entered.png")

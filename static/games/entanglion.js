@@ -10,9 +10,23 @@
 // Renders replay frames too ({view, legal: []}) and the teacher's analysis.
 
 import { ensureStylesheet, h, s, svg } from "../js/svg.js";
+import { lastPointerType, tapped } from "../js/touch.js";
 
 const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
 const VIEW_H = 870;                // the drawing stops below MINUS (the map's corner art is left out)
+// a phone (the galaxy about 355 px wide): the drawing is cropped to its planets and paths, so it
+// is drawn larger, and its words are short (each planet named by its ket, its name in its label
+// and in every sentence) and 12 CSS px or more, placed where nothing overlaps them
+const PHONE = typeof matchMedia === "function" ? matchMedia("(max-width: 640px)") : { matches: false, addEventListener() {} };
+const PHONE_VIEW = "40 60 780 740";
+const PHONE_NAMES = { centarious: [48, 215], superious: [420, 788], entanglion: [668, 88] };
+// label shifts on a phone, by path (A|B|who), in the drawing's units
+const PHONE_SHIFT = {
+  "ZERO|ONE|both": [-58, 42], "OMEGA ZERO|OMEGA TWO|mercurial": [0, -5], "OMEGA TWO|OMEGA THREE|rubicon": [0, 62],
+  "OMEGA ONE|OMEGA THREE|mercurial": [-22, 0],
+};
+// the grey grid's two "CNOT" words: [x, y, anchor], desktop and phone
+const GRID_LABELS = { desk: [[250, 455, "start"], [215, 268, "start"]], phone: [[270, 458, "middle"], [215, 268, "start"]] };
 const R = 40;                      // planet radius
 
 // sheet §3.5: fractions of the transition map
@@ -129,7 +143,7 @@ export function createBoard(root, { act, preview }) {
   const wrap = h("div", { class: "ent" });
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
-  const galaxy = s("svg", { class: "ent-galaxy", viewBox: `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
+  const galaxy = s("svg", { class: "ent-galaxy", viewBox: PHONE.matches ? PHONE_VIEW : `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
   const galaxyTitle = s("title", { id: "ent-galaxy-title", text: bt("galaxy_title") });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);
@@ -142,11 +156,20 @@ export function createBoard(root, { act, preview }) {
   const panels = h("div", { class: "ent-panels" });
   const actions = h("div", { class: "ent-actions", role: "group", "aria-label": bt("your_actions") });
   const previewLine = h("p", { class: "ent-preview", role: "status", "aria-live": "polite" });
+  // a tapped card's preview (a touch screen has no hover): its Play button, beside the sentence
+  const confirmBox = h("div", { class: "ent-confirm" });
   const announce = h("p", { class: "ent-announce visually-hidden", role: "status", "aria-live": "polite" });
-  main.append(galaxyBox, previewLine, actions, panels);
+  main.append(galaxyBox, previewLine, confirmBox, actions, panels);
   wrap.append(main, side, announce);
   root.append(wrap);
   drawStatic();
+  // a phone turned (or a window resized) across the phone width: the other layout
+  PHONE.addEventListener("change", () => {
+    galaxy.setAttribute("viewBox", PHONE.matches ? PHONE_VIEW : `0 0 ${W} ${VIEW_H}`);
+    staticLayer.replaceChildren();
+    drawStatic();
+    if (last) drawDynamic(last, false);
+  });
   // arrow keys move between the playable cards and buttons (Tab reaches them too)
   actions.addEventListener("keydown", (e) => {
     if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
@@ -162,6 +185,7 @@ export function createBoard(root, { act, preview }) {
   let playedByKeyboard = false;  // the last action was taken from a focused button (Enter/Space)
   actions.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") playedByKeyboard = true; });
   let previewFor = null;  // the JSON of the action whose preview is drawn
+  let armed = null;       // the JSON of the action a tap previewed: a second tap (or Play) plays it
   const previewCache = new Map();
 
   function drawStatic() {
@@ -173,10 +197,11 @@ export function createBoard(root, { act, preview }) {
       s("radialGradient", { id: "ent-g-superious" }, s("stop", { offset: "0%", "stop-color": "#b8f5b0" }), s("stop", { offset: "100%", "stop-color": "#2f9a3c" })));
     staticLayer.append(defs, s("rect", { class: "ent-space", x: 0, y: 0, width: W, height: VIEW_H, rx: 18 }));
     // galaxy names
+    const at = PHONE.matches ? PHONE_NAMES : { centarious: [60, 200], superious: [380, 850], entanglion: [760, 60] };
     staticLayer.append(
-      s("text", { class: "ent-galaxy-name centarious", x: 60, y: 200, text: "CENTARIOUS" }),
-      s("text", { class: "ent-galaxy-name superious", x: 380, y: 850, text: "SUPERIOUS" }),
-      s("text", { class: "ent-galaxy-name entanglion", x: 760, y: 60, text: "ENTANGLION" }));
+      s("text", { class: "ent-galaxy-name centarious", x: at.centarious[0], y: at.centarious[1], text: "CENTARIOUS" }),
+      s("text", { class: "ent-galaxy-name superious", x: at.superious[0], y: at.superious[1], text: "SUPERIOUS" }),
+      s("text", { class: "ent-galaxy-name entanglion", x: at.entanglion[0], y: at.entanglion[1], text: "ENTANGLION" }));
     // the grey CNOT grid
     const grid = s("g", { class: "ent-grid", "aria-hidden": "true" });
     for (const [a, b] of GRID) {
@@ -184,8 +209,7 @@ export function createBoard(root, { act, preview }) {
       const [x1, y1, x2, y2] = trim(p, q, R + 6);
       grid.append(s("line", { class: "ent-grid-line", x1, y1, x2, y2, "marker-end": "url(#ent-arrow)", "marker-start": "url(#ent-arrow)" }));
     }
-    grid.append(s("text", { class: "ent-grid-label", x: 250, y: 455, text: "CNOT" }),
-      s("text", { class: "ent-grid-label", x: 215, y: 268, text: "CNOT" }));
+    grid.append(...GRID_LABELS[PHONE.matches ? "phone" : "desk"].map(([x, y, anchor]) => s("text", { class: "ent-grid-label", x, y, "text-anchor": anchor, text: "CNOT" })));
     staticLayer.append(grid);
     // the paths: blue solid for Mercurial, red dashed for Rubicon, both side by side for either ship
     const paths = s("g", { class: "ent-paths", "aria-hidden": "true" });
@@ -193,7 +217,7 @@ export function createBoard(root, { act, preview }) {
       const lines = who === "both" ? [["mercurial", -5], ["rubicon", 5]] : [[who, 0]];
       for (const [ship, off] of lines) paths.append(s("path", { class: `ent-path ${ship}`, d: curve(pos(a), pos(b), bulge, off), "data-path": `${a}|${b}` }));
       const m = labelAt(pos(a), pos(b), bulge);
-      const [sx, sy] = shift || [0, 0];
+      const [sx, sy] = (PHONE.matches && PHONE_SHIFT[`${a}|${b}|${who}`]) || shift || [0, 0];
       paths.append(s("text", { class: `ent-path-label ${who}`, x: Number(m.x) + sx, y: Number(m.y) + sy, text: label }));
     }
     staticLayer.append(paths);
@@ -420,6 +444,29 @@ export function createBoard(root, { act, preview }) {
 
   // ------------------------------------------------------------------ acting and previews
 
+  // a click plays; a finger's first tap on a card previews it instead (no hover on a touch
+  // screen): the ghost ships, the sentence and a Play button; the second tap plays
+  function choose(a, e) {
+    const key = JSON.stringify(a);
+    if (tapped(e) && armed !== key) {
+      armed = key;
+      showPreview(a);
+      confirmBox.replaceChildren(h("p", { class: "ent-tap-again", text: bt("tap_again") }),
+        h("button", { type: "button", class: "button primary", "data-confirm": key, onclick: () => play(a) }, describe(a)));
+      return;
+    }
+    play(a);
+  }
+  function play(a) {
+    armed = null;
+    confirmBox.replaceChildren();
+    clearPreview(a, true);
+    act(a);
+  }
+  // a finger's compatibility mouse events (a mouseleave when it taps elsewhere) and the blur of
+  // a tapped card keep its preview
+  const leave = (a) => { if (lastPointerType() !== "touch" && armed !== JSON.stringify(a)) clearPreview(a); };
+
   function cardButton(a, me, index) {
     const card = cardOf(a);
     const key = JSON.stringify(a);
@@ -428,8 +475,8 @@ export function createBoard(root, { act, preview }) {
       "aria-label": `${bt("card_for", { action: describe(a), ship: SHIP_NAME[shipOf(me)] })} ${cardHelp(card)}`,
       title: cardHelp(card),
       onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
-      onmouseleave: () => clearPreview(a), onblur: () => clearPreview(a),
-      onclick: () => { clearPreview(a, true); act(a); },
+      onmouseleave: () => leave(a), onblur: () => leave(a),
+      onclick: (e) => choose(a, e),
     }, h("span", { class: "ent-card-kind", text: card }));
   }
 
@@ -440,6 +487,8 @@ export function createBoard(root, { act, preview }) {
     if (!legal.length) {
       previewLayer.replaceChildren();
       previewLine.textContent = "";
+      confirmBox.replaceChildren();
+      armed = null;
       return;
     }
     // every card of the hand (or The Mechanic's drawn cards), playable where a legal play exists
@@ -467,8 +516,8 @@ export function createBoard(root, { act, preview }) {
           const kind = Object.keys(a).find((k) => k !== "tunnel") || "";
           return h("button", { type: "button", class: "button small secondary ent-act", "data-action": key, "data-kind": kind,
             onmouseenter: previewable(a) ? () => showPreview(a) : null, onfocus: previewable(a) ? () => showPreview(a) : null,
-            onmouseleave: previewable(a) ? () => clearPreview(a) : null, onblur: previewable(a) ? () => clearPreview(a) : null,
-            onclick: () => { clearPreview(a, true); act(a); } }, describe(a));
+            onmouseleave: previewable(a) ? () => leave(a) : null, onblur: previewable(a) ? () => leave(a) : null,
+            onclick: (e) => (previewable(a) ? choose(a, e) : play(a)) }, describe(a));
         })));
     }
   }
@@ -522,9 +571,11 @@ export function createBoard(root, { act, preview }) {
     if (r.orbital_check) extra.push(bt("preview_check"));
     if (r.component) extra.push(bt("preview_component", { component: r.component }));
     const me = SHIP_NAME[shipOf(seatOf(last))] || "";
+    // a planet with its ket: the phone's galaxy names the planets by their kets only
+    const named = (planet) => (SYMBOL[planet] ? `${planet} ${SYMBOL[planet]}` : planet);
     const sentence = !moved.length ? bt("preview_stay", { card, ship: me })
-      : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? bt("preview_both", { card, planet: after.mercurial })
-        : bt("preview_ships", { card, m: after.mercurial, r: after.rubicon });
+      : inEntanglion(after.mercurial) && after.mercurial === after.rubicon ? bt("preview_both", { card, planet: named(after.mercurial) })
+        : bt("preview_ships", { card, m: named(after.mercurial), r: named(after.rubicon) });
     // §3.6: the one move where the board is not the gate: say what a real CNOT would do
     const kick = r.kickback ? " " + bt("preview_kickback", r.kickback) : "";
     previewLine.textContent = sentence
@@ -558,6 +609,7 @@ export function createBoard(root, { act, preview }) {
 
   function render(msg, { animate } = {}) {
     const before = last ? last.view : null;
+    if (!last || msg.seq !== last.seq) { armed = null; confirmBox.replaceChildren(); }
     last = msg;
     previewCache.clear();
     if (msg.seq !== undefined) root.dataset.seq = msg.seq;

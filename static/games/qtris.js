@@ -7,6 +7,7 @@
 // board still works: legal targets come from payload.legal, no hover preview.
 import { _, tr } from "../js/i18n.js";
 import { ensureStylesheet, h, svg } from "../js/svg.js";
+import { tapped } from "../js/touch.js";
 const CELL = 150;
 const R = 44; // tile radius
 const LINES = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
@@ -160,7 +161,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const g = e.target.closest && e.target.closest("g.sq");
     if (g && last) onHover(Number(g.dataset.square));
   });
-  board.addEventListener("pointerleave", () => { if (last) onLeave(); });
+  // (a finger leaves the board whenever it lifts: its preview stays until the next tap)
+  board.addEventListener("pointerleave", (e) => { if (last && e.pointerType !== "touch") onLeave(); });
   board.addEventListener("pointerdown", () => { pressing = true; }, true);
   // (a tap's focus comes after pointerup, with the compatibility mouse events: wait for its click)
   board.addEventListener("click", () => setTimeout(() => { pressing = false; }), true);
@@ -170,7 +172,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   // finger down and up, and the click then lands on the board, not on the (replaced) square
   board.addEventListener("click", (e) => {
     const g = squareAt(e, "g.sq");
-    if (g && last) clickSquare(Number(g.dataset.square));
+    if (g && last) clickSquare(Number(g.dataset.square), tapped(e));
   });
 
   let last = null;
@@ -178,6 +180,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   let control = null; // CX control square
   let hover = null; // hovered square
   let hoverReply = null; // {key, reply}
+  let armed = null; // the play a tap previewed (a touch screen has no hover): a second tap plays it
+  let shownArmed = null; // the armed play whose preview was last scrolled into view
   let mulliganPick = new Set();
   let prevAnalysis = null; // analysis before the latest change (for the odds deltas)
   let curAnalysis = null;
@@ -291,7 +295,11 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       previewBox.append(h("p", { class: "illegal-reason", "data-testid": "illegal-reason" }, tr("Not allowed: %(reason)s", { reason: msg })));
       return;
     }
-    if (!hoverReply) { previewBox.append(h("p", { class: "muted" }, preview ? _("Previewing…") : _("Click to play."))); return; }
+    if (!hoverReply) {
+      previewBox.append(h("p", { class: "muted" }, preview ? _("Previewing…") : _("Click to play.")));
+      if (armed === actKey(action)) previewBox.append(confirmRow(action));
+      return;
+    }
     const reply = hoverReply.reply;
     if (!reply.ok) { previewBox.classList.add("illegal"); previewBox.append(h("p", { class: "illegal-reason" }, tr("Not allowed: %(reason)s", { reason: reply.message }))); return; }
     const r = reply.result;
@@ -315,29 +323,59 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
         box.append(h("div", { class: "pv-odds" }, tr("P(white wins) %(white)s (%(dwhite)s) · P(black wins) %(black)s (%(dblack)s)", { white: pct(a.p_win.white), dwhite: signed(d.p_win.white), black: pct(a.p_win.black), dblack: signed(d.p_win.black) })));
       }
     }
-    box.append(h("p", { class: "muted small" }, _("Click the square to play it.")));
+    if (armed === actKey(action)) box.append(confirmRow(action));
+    else box.append(h("p", { class: "muted small" }, _("Click the square to play it.")));
     previewBox.append(box);
+    // a tap's preview: on a phone it sits under the hand, brought into view once
+    if (armed === actKey(action) && shownArmed !== armed) {
+      shownArmed = armed;
+      previewBox.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // a tapped play: "tap again or press Play"
+  function tapAgainText(action) {
+    return action.card === "CX"
+      ? tr("Tap square %(square)s again, or press Play, to play CX (control %(control)s).", { square: action.squares[1], control: action.squares[0] })
+      : tr("Tap square %(square)s again, or press Play, to play %(card)s.", { square: action.squares[0], card: action.card });
+  }
+  function confirmRow(action) {
+    return h("div", { class: "qtris-confirm" },
+      h("p", { class: "tap-again" }, tapAgainText(action)),
+      h("button", { type: "button", class: "button primary", "data-testid": "confirm-play", onclick: () => playNow(action) }, _("Play")));
+  }
+  function playNow(action) {
+    if (!isLegal(action)) return;
+    card = null; control = null; hover = null; hoverReply = null; armed = null;
+    act(action);
+    drawBoard(false); renderPreview(); renderHand();
   }
 
   // ------------------------------------------------------------ clicking
 
-  function clickSquare(sq) {
+  // tap: a finger's click (its first tap on a target previews the play, a second plays it)
+  function clickSquare(sq, tap = false) {
     if (!last || !mine() || !card) return;
     if (card === "CX" && control === null) {
       if (legalSquares().has(sq)) { control = sq; hoverReply = null; drawBoard(false); renderPreview(); renderHand(); promptChanged(); }
       return;
     }
-    if (card === "CX" && sq === control) { control = null; drawBoard(false); renderPreview(); promptChanged(); return; }
+    if (card === "CX" && sq === control) { control = null; armed = null; drawBoard(false); renderPreview(); promptChanged(); return; }
     const action = actionFor(sq);
-    if (isLegal(action)) {
-      card = null; control = null; hover = null; hoverReply = null;
-      act(action);
-      drawBoard(false); renderPreview(); renderHand();
+    if (!isLegal(action)) return;
+    if (tap && armed !== actKey(action)) {
+      armed = actKey(action);
+      hover = null;
+      onHover(sq);
+      promptChanged();
+      return;
     }
+    playNow(action);
   }
   function pickCard(c) {
     if (card === c) { card = null; control = null; } else { card = c; control = null; }
     hoverReply = null;
+    armed = null;
     drawBoard(false); renderHand(); renderPreview();
     promptChanged();
   }
@@ -413,7 +451,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       // a focused square previews exactly like a hovered one
       g.addEventListener("focus", () => { if (last && !pressing && !drawing) onHover(sq); });
       // leaving the board by keyboard ends the preview (moving to another square replaces it)
-      g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (last && hover === sq && !board.contains(document.activeElement)) onLeave(); }); });
+      // (a tapped preview stays while its Play button is pressed)
+      g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (last && hover === sq && !armed && !board.contains(document.activeElement)) onLeave(); }); });
       board.append(g);
       // pair links (drawn once, from the lower square)
       if (!finalBits && cell.partner && cell.partner > sq) {
@@ -688,7 +727,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
         if (curAnalysis && msg.seq !== lastSeq) prevAnalysis = curAnalysis;
         curAnalysis = msg.analysis;
       }
-      if (msg.seq !== lastSeq) { cache.clear(); hoverReply = null; }
+      if (msg.seq !== lastSeq) { cache.clear(); hoverReply = null; armed = null; }
       lastSeq = msg.seq;
       last = msg;
       wrap.dataset.seq = msg.seq ?? "";
@@ -739,6 +778,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       if (L.some((a) => a.mulligan)) return _("Tick the cards you want to swap, or keep your hand.");
       if (L.some((a) => a.eve_measure)) return _("Play two cards, or measure a square.");
       if (!card) return _("Pick a card, then a square (hover to preview).");
+      if (armed) return tapAgainText(JSON.parse(armed));
       if (card === "CX" && control === null) return _("CX: click the control square.");
       if (card === "CX") return tr("CX: control on square %(square)s; click the target square.", { square: control });
       return tr("Click a square to play %(card)s.", { card });

@@ -2,6 +2,7 @@
 // with both outcomes previewed, the cascade animated, lines and scores.
 import { _, tr } from "../js/i18n.js";
 import { h, svg } from "../js/svg.js";
+import { tapped } from "../js/touch.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
 
@@ -28,7 +29,9 @@ const TEXT = {
   notYourTurn: (mark) => tr("It is %(mark)s's turn: wait for their move.", { mark }),
   notChooser: (mark) => tr("%(mark)s chooses where the cycle collapses: wait for their choice.", { mark }),
   notInCycle: (sq, squares) => tr("Square %(square)s is not a choice of this measurement: choose square %(a)s or %(b)s.", { square: sq, a: squares[0], b: squares[1] }),
-  collapse: _("Choose where the cycle collapses (point at or focus a square to preview)."),
+  collapse: _("Choose where the cycle collapses (point at, focus or tap a square to preview)."),
+  // a tap on a collapse choice previews it (a touch screen has no hover); a second tap chooses it
+  tapAgain: (sq, outcome) => tr("Preview: %(outcome)s. Tap square %(square)s again to choose it.", { square: sq, outcome: outcome.map((p) => tr("%(mark)s lands on %(square)s", { mark: `${p.player}${p.move}`, square: p.square })).join(", ") }),
   spectator: _("You are watching this match."),
   over: _("The game is over."),
   // said to screen readers when a move arrives (built from the events' fields)
@@ -67,6 +70,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   wrap.append(boardCol, side);
   root.append(wrap);
   let picked = null;
+  let armed = null; // the collapse choice a tap previewed: a second tap on it chooses it
   let last = null;
   let previewSquare = null;
   let drawing = false; // a redraw replaces the squares: their blur is not the player's
@@ -83,7 +87,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const direct = e.target.closest && e.target.closest("g.cell");
     const under = direct && direct.isConnected ? direct : document.elementFromPoint(e.clientX, e.clientY);
     const g = under && under.closest ? under.closest("g.cell") : null;
-    if (g) click(Number(g.dataset.square));
+    if (g) click(Number(g.dataset.square), tapped(e));
   });
 
   function legalMoves(msg) { return (msg.legal || []).filter((a) => Array.isArray(a.squares)); }
@@ -99,7 +103,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function prompt(msg) {
     const v = msg.view;
     if (msg.outcome || v.phase === "over") return TEXT.over;
-    if (legalCollapses(msg).length) return TEXT.collapse;
+    if (legalCollapses(msg).length) return armed !== null ? TEXT.tapAgain(armed, (v.collapse.previews || {})[String(armed)] || []) : TEXT.collapse;
     if (msg.seat === null || msg.seat === undefined) return TEXT.spectator;
     if (!legalMoves(msg).length) {
       const waiting = (msg.to_act || [])[0];
@@ -125,13 +129,20 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     return null;
   }
 
-  function click(sq) {
+  // tap: the click was a finger's (the first tap on a collapse choice previews it)
+  function click(sq, tap = false) {
     const msg = last;
     if (!msg) return;
     const why = refusal(msg, sq);
     if (why) { say(why, "refused"); return; }
     const collapses = legalCollapses(msg);
-    if (collapses.length) { act({ collapse: sq }); return; }
+    if (collapses.length && tap && armed !== sq) {
+      armed = sq;
+      setPreview(sq);
+      say(prompt(msg), "step");
+      return;
+    }
+    if (collapses.length) { armed = null; act({ collapse: sq }); return; }
     const moves = legalMoves(msg);
     if (moves.some((a) => a.squares[0] === sq && a.squares[1] === sq)) { act({ squares: [sq, sq] }); return; }
     if (picked === null) {
@@ -299,6 +310,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   return {
     render(msg, { animate } = {}) {
       const fresh = !last || msg.seq !== last.seq;
+      if (fresh) armed = null;
       last = msg;
       if (!legalMoves(msg).length) picked = null;
       if (!msg.view.collapse) previewSquare = null;

@@ -16,10 +16,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.staticfiles import StaticFiles  # noqa: E402
 
 # A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
 # spool and queue all of it before calling the app) refuses it while it arrives, any server at
@@ -28,7 +28,7 @@ install_in_daphne()
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimit(ASGIStaticFilesHandler(django_asgi)),
+        "http": BodyLimit(StaticFiles(django_asgi)),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -331,7 +331,7 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> tuple[dict
         return {}, _("That message is too long.")
     try:
         message = limits.loads(text_data, max_bytes=MAX_MESSAGE_BYTES, what="That message")
-    except limits.JSONTooBig as exc:
+    except (limits.JSONTooBig, limits.NotFinite) as exc:
         return {}, str(exc)
     except ValueError:
         return {}, _("That message is not valid JSON.")

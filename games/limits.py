@@ -4,6 +4,7 @@ worker busy for seconds), and game options are capped whatever the entry point."
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -52,13 +53,33 @@ def check_json_text(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES,
         raise JSONTooBig(_("%(what)s is nested too deeply (at most %(max)d levels).") % {"what": what, "max": max_depth})
 
 
+class NotFinite(ValueError):
+    """JSON with NaN, Infinity or a number too large for a float: not JSON (RFC 8259), refused."""
+
+
+def _not_finite(what: str):
+    return NotFinite(_("%(what)s holds a number that is not finite (NaN or Infinity): send plain "
+                       "numbers.") % {"what": what})
+
+
 def loads(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH,
           what: str = "The JSON") -> Any:
-    """``json.loads`` behind the caps. Raises ``ValueError`` (``JSONTooBig`` for the caps) with a
-    message fit to show."""
+    """``json.loads`` behind the caps, and strict: ``NaN``, ``Infinity`` and numbers that
+    overflow a float (``1e999``) are refused, never stored nor handed to an engine. Raises
+    ``ValueError`` (``JSONTooBig`` for the caps, ``NotFinite``) with a message fit to show."""
     check_json_text(text, max_bytes=max_bytes, max_depth=max_depth, what=what)
+
+    def constant(name: str):
+        raise _not_finite(what)
+
+    def finite(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):
+            raise _not_finite(what)
+        return value
+
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=constant, parse_float=finite)
     except RecursionError as exc:  # belt and braces: the depth cap should already stop this
         raise JSONTooBig(_("%(what)s is nested too deeply.") % {"what": what}) from exc
 

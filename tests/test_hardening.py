@@ -24,7 +24,9 @@ def _asgi(app, scope: dict, messages: list[dict]) -> tuple[list[dict], int]:
     async def receive():
         nonlocal read
         read += 1
-        return messages[read - 1] if read <= len(messages) else {"type": "http.disconnect"}
+        if read <= len(messages):
+            return messages[read - 1]
+        await asyncio.sleep(3600)  # the client waits for the answer (the app stops listening)
 
     async def send(message):
         sent.append(message)
@@ -225,3 +227,79 @@ def test_a_student_cancels_only_their_own_runs_never_the_teachers(teacher_user):
     teacher = Client()
     teacher.force_login(teacher_user)
     assert teacher.post(f"/api/runs/{theirs.pk}/cancel/").json()["status"] == Run.Status.CANCELLED
+
+
+# ----------------------------------------------------------------- NaN and Infinity are not JSON
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_nan_and_infinity_are_refused_wherever_json_is_read(number, teacher_user):
+    from django.test import Client
+
+    from classrooms import exercises, ticket_maps
+    from classrooms.models import Classroom
+    from games.consumers import parse_message
+    from games.errors import AppError
+
+    client = Client()
+    client.force_login(teacher_user)
+    answer = client.post("/api/classes/", f'{{"name": "9A", "x": {number}}}', content_type="application/json")
+    assert answer.status_code == 400 and "not finite" in answer.json()["message"]
+    assert not Classroom.objects.exists()
+    message, problem = parse_message(f'{{"type": "act", "seq": 0, "action": {{"square": {number}}}}}', None)
+    assert message == {} and "not finite" in problem
+    with pytest.raises(ticket_maps.MapError) as refused:
+        ticket_maps.parse_map(f'{{"name": "M", "cities": [{{"name": "A", "x": {number}, "y": 1}}]}}')
+    assert "not finite" in str(refused.value.problems)
+    with pytest.raises(AppError, match="not finite"):
+        exercises.parse_options(f'{{"board": [{number}]}}')
+
+
+# ----------------------------------------------------------------- the Celery worker fails closed
+
+def test_a_celery_worker_and_beat_refuse_the_built_in_key_with_debug_off(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "REDIS_URL"}}
+    env["CELERY_BROKER_URL"] = "memory://"  # (a worker that did start would serve this, not Redis)
+    root = Path(__file__).resolve().parents[1]
+    started = [subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", *command], cwd=root, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               for command in (["worker", "--pool=solo"], ["beat", "-s", str(tmp_path / "schedule")])]
+    for process in started:  # side by side: each takes seconds to load the project
+        try:
+            output, _ = process.communicate(timeout=40)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise AssertionError(f"{process.args[4]} started on the built-in key") from None
+        assert process.returncode != 0
+        assert "Refusing to start: SECRET_KEY is the built-in development key" in output
+
+
+# ----------------------------------------------------------------- encoded dot-dot static paths
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/static/../config/settings.py", "/static/../../etc/passwd", "/static/.."])
+def test_a_static_path_out_of_the_static_files_is_the_apps_404_not_a_500(path, settings):
+    """``/static/%2e%2e/…`` (the server unquotes it): Django's finders refused it with an error
+    that the server answered as a bare 500, in production mode."""
+    from django.core.asgi import get_asgi_application
+
+    from config.staticfiles import StaticFiles
+
+    settings.DEBUG = False
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"localhost")], "client": ["127.0.0.1", 5000], "server": ["127.0.0.1", 80]}
+    sent, _read = _asgi(StaticFiles(get_asgi_application()), scope,
+                        [{"type": "http.request", "body": b"", "more_body": False}])
+    assert sent[0]["status"] == 404
+    body = b"".join(m.get("body", b"") for m in sent[1:]).decode()
+    assert 'data-status="404"' in body and "SECRET_KEY" not in body
+    sent, _read = _asgi(StaticFiles(get_asgi_application()), {**scope, "path": "/static/css/app.css"},
+                        [{"type": "http.request", "body": b"", "more_body": False}])
+    assert sent[0]["status"] == 200

@@ -11,12 +11,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
 from tests.support.browser import log_in_teacher, student_joins
 from tests.support.clients import Teacher
 from tests.support.engines import knows, recall_oracle
-from tests.support.tables import TEACHER
+from tests.support.phone import assert_phone_friendly, phone_page_of
+from tests.support.tables import TEACHER, open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 SHOTS = "/tmp/qc-shots"
@@ -215,3 +217,72 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     expect(ada.locator(".qp-pauli.playable")).to_have_count(0)
     ada.click("#next")
     ada.screenshot(path=f"{SHOTS}/poker-replay.png")
+
+
+IN_VIEW = """(sel) => [...document.querySelectorAll(sel)].every((n) => {
+  const r = n.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+})"""
+
+
+def test_poker_on_a_phone_hand_and_actions_first_and_the_coin_names_the_student(chromium, server, teacher):
+    """A 375 × 667 touch phone at a five-seat table with ten community cards: the student's own
+    hand and the community cards (their actions) are on the first screen, the other seats below;
+    the page passes the phone check. Then a two-seat hand ending in a showdown coin flip: the
+    coin is a small banner that covers none of the student's cards and names the student."""
+    os.makedirs(SHOTS, exist_ok=True)
+    names = ("Ada", "Bo", "Cy", "Di", "Ed")
+    table = open_table(server, game="quantum-poker", names=names, variant="classic",
+                       options={"table_size": 5, "hands": 1, "community_cards": 10})
+    seat, actor = next((s, st) for s, st in table.students.items()
+                       if st.api("GET", f"/api/matches/{table.match_id}/").json()["legal"])
+    page = phone_page_of(chromium, server, actor, f"/matches/{table.match_id}/")
+    expect(page.locator(".qp-seat")).to_have_count(5)
+    expect(page.locator(".qp-pauli.playable")).not_to_have_count(0)
+    assert page.evaluate(IN_VIEW, ".qp-seat.me .qp-qubit, .qp-pauli"), "hand or community cards below the fold"
+    assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+    expect(page.locator(".qp-seat.me .qp-seat-note")).to_have_text("Dashed cards: only you see their values.")
+    assert_phone_friendly(page, "poker, five seats, my turn")
+    page.screenshot(path=f"{SHOTS}/phone-poker-five.png")
+    # a whole play by touch, from the first screen: an own-qubit card, then my glowing qubit
+    own = page.locator(".qp-pauli.playable:is([data-kind=X], [data-kind=Y], [data-kind=Z], [data-kind=H])").first
+    if own.count():
+        own.tap()
+        assert page.evaluate(IN_VIEW, ".qp-qubit.target")
+        seq = page.locator("#board").get_attribute("data-seq")
+        page.locator(".qp-qubit.target").first.tap()
+        expect(page.locator("#board")).not_to_have_attribute("data-seq", seq)
+
+    # two seats, two community cards, the first an H: a laid-down qubit is measured by a coin
+    game = get_game("quantum-poker")
+    duo = open_table(server, game="quantum-poker", variant="classic",
+                     options={"table_size": 2, "hands": 1, "community_cards": 2})
+    match = Match.objects.get(pk=duo.match_id)
+    seed = next(s for s in range(1, 5000) if game.setup(players=2, variant="classic", seed=s, options=match.options)
+                ["hand"]["community"][0]["kind"] == "H")
+    Match.objects.filter(pk=match.pk).update(seed=seed)
+    first = next(s for s, st in duo.students.items() if st.api("GET", f"/api/matches/{duo.match_id}/").json()["legal"])
+    phone = phone_page_of(chromium, server, duo.students[first], f"/matches/{duo.match_id}/")
+    expect(phone.locator(".qp-pauli[data-kind=H].playable")).to_have_count(1)
+    phone.locator(".qp-pauli[data-kind=H]").tap()
+    phone.locator(".qp-seat.me .qp-qubit.target").first.tap()
+    expect(phone.locator(".qp-seat.me .qp-qubit.superposed")).to_have_count(1)
+    second = duo.students[1 - first]
+    legal = second.api("GET", f"/api/matches/{duo.match_id}/").json()["legal"]
+    seq = Match.objects.get(pk=duo.match_id).seq
+    assert second.api("POST", f"/api/matches/{duo.match_id}/actions/", {"seq": seq, "action": legal[0]}).status_code == 200
+    coin = phone.locator(".qp-coin-wrap")
+    expect(coin).to_be_visible()
+    name = Match.objects.get(pk=duo.match_id).seats.get(index=first).name
+    expect(coin).to_contain_text(name)
+    expect(coin).not_to_contain_text("Player")
+    overlap = phone.evaluate("""() => [...document.querySelectorAll(".qp-coin-wrap, .qp-toast")].flatMap((over) => {
+      const c = over.getBoundingClientRect();
+      return [...document.querySelectorAll(".qp-seat.me .qp-qubit")].filter((n) => {
+        const r = n.getBoundingClientRect();
+        return r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom;
+      }).map(() => over.className);
+    })""")
+    assert not overlap, f"the coin or a note covers the student's cards: {overlap}"
+    phone.screenshot(path=f"{SHOTS}/phone-poker-coin.png")
+    expect(phone.locator(".qp-showdown")).to_be_visible(timeout=5000)

@@ -8,6 +8,7 @@
 // (the view already hides other players' hidden values from this seat).
 
 import { _, nt, tr } from "../js/i18n.js";
+import { namedSeats } from "../js/live.js";
 import { ensureStylesheet, h } from "../js/svg.js";
 
 // the cards of the simplified game (the rulebook's: H erases the value, a second H flips a coin)
@@ -221,6 +222,10 @@ export function createBoard(root, { act }) {
       row.append(qubitCard(msg, seatView, q, clickable, picked !== null && !clickable && !ownPicked));
     }
     box.append(row);
+    // a phone's cards are too small for their captions: one line under the row says it
+    const known = (q) => q.value !== null && q.value !== undefined && !q.shown && !q.superposed;
+    if (mine && seatView.qubits.some(known)) box.append(h("p", { class: "qp-seat-note", text: _("Dashed cards: only you see their values.") }));
+    else if (!mine && seatView.qubits.some((q) => known(q) && q.remembered)) box.append(h("p", { class: "qp-seat-note", text: _("Dotted outline: you remember these values.") }));
     if (turn) box.append(h("div", { class: "qp-turn-tag", text: v.declared_by !== null && v.declared_by !== undefined ? _("last turn") : _("to play") }));
     if (v.phase === "over" && lh && lh.scores && lh.scores[s] !== null && lh.scores[s] !== undefined) {
       box.append(h("div", { class: "qp-score-tag" + holdCls(), text: nt("%(n)s point", "%(n)s points", lh.scores[s]) + (won ? " · " + _("wins") : "") }));
@@ -306,8 +311,10 @@ export function createBoard(root, { act }) {
     const coins = events.filter((e) => e.type === "coin" || e.type === "collapse");
     if (coins.length) flipCoin(msg, coins[0], coins.length);
     const quiet = events.filter((e) => e.type === "play" && e.no_effect);
-    noEffect = quiet.map((e) => e.text);
-    if (quiet.length) toast(quiet.map((e) => tr("No effect: %(text)s", { text: e.text })).join(" "), "no-effect");
+    // the engine names seats "Player N": the students' names instead
+    const said = (e) => namedSeats(e.text || "", msg.seats || []);
+    noEffect = quiet.map(said);
+    if (quiet.length) toast(quiet.map((e) => tr("No effect: %(text)s", { text: said(e) })).join(" "), "no-effect");
     for (const e of events) {
       if (e.type !== "play" || !e.target) continue;
       const sel = `.qp-qubit[data-seat="${e.target.seat}"][data-slot="${e.target.qubit}"]`;
@@ -326,7 +333,7 @@ export function createBoard(root, { act }) {
       h("div", { class: `qp-coin ${heads ? "heads" : "tails"}` },
         h("div", { class: "qp-coin-face front", text: "1" }),
         h("div", { class: "qp-coin-face back", text: "0" })),
-      h("div", { class: "qp-coin-text", text: (e.text || _("Coin flip")) + (count > 1 ? " " + tr("(+%(n)s more)", { n: count - 1 }) : "") }));
+      h("div", { class: "qp-coin-text", text: (e.text ? namedSeats(e.text, msg.seats || []) : _("Coin flip")) + (count > 1 ? " " + tr("(+%(n)s more)", { n: count - 1 }) : "") }));
     tableBox.append(coin);
     setTimeout(() => coin.remove(), 3200);
   }

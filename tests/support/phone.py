@@ -4,7 +4,7 @@ that is a phone (a touch screen, no hover):
     from tests.support.phone import PHONE, SMALL_PHONE, assert_phone_friendly, phone_context
 
     page = phone_context(chromium, PHONE).new_page()     # 375 × 667, touch, no hover
-    page.goto(...)
+    page.goto(...)                       # or: phone_page_of(chromium, server, student, "/matches/7/")
     assert_phone_friendly(page, "lobby")                 # the whole page as it is now
     assert_phone_friendly(page, "board", within="#board", ignore=[".legend *"])
 
@@ -119,6 +119,16 @@ def phone_context(chromium, size=PHONE, **options):
     """A browser context that is a phone: the viewport ``size``, a touch screen, no hover
     (``is_mobile``), so ``(hover: none)`` and ``(pointer: coarse)`` media queries match."""
     return chromium.new_context(viewport=dict(size), has_touch=True, is_mobile=True, **options)
+
+
+def phone_page_of(chromium, server, client, path: str, size=PHONE):
+    """A page of ``path`` on a phone, signed in as ``client`` (a ``tests.support.clients``
+    student or teacher: its cookies go into the phone's context)."""
+    context = phone_context(chromium, size)
+    context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in client.http.cookies])
+    page = context.new_page()
+    page.goto(server.url + path)
+    return page
 
 
 def phone_problems(page, within: str | None = None, ignore=(), min_target: int = MIN_TARGET,

@@ -18,6 +18,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import numpy as np
+
 import quantum
 from games.engines.base import (
     Action,
@@ -158,11 +160,12 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
     if card == "H" and squares and not frame and not some_framed:
         words += _pair_h(before, after, squares[0])
     for ch in changes:
-        if ch["before"] == ch["after"]:
+        same = _same_state(before, after, ch["square"])
+        if same == "tiles":
             words.append(message("stays", square=ch["square"], tile=ch["before_message"]))
-        else:
-            words.append(message("becomes", square=ch["square"], before=ch["before_message"],
-                                 after=ch["after_message"]))
+        else:  # other tiles: a new state, or the same state told by other tiles ({W, B} → {R, L})
+            words.append(message("becomes_same" if same == "state" else "becomes", square=ch["square"],
+                                 before=ch["before_message"], after=ch["after_message"]))
         if round(100 * ch["p_white_before"]) != round(100 * ch["p_white_after"]):
             words.append(message("chance_white", square=ch["square"],
                                  before=round(100 * ch["p_white_before"]),
@@ -175,6 +178,23 @@ def explain_play(before: Board, after: Board, variant: str, card: str, squares: 
         out["before_parts"] = [list(p) for p in b_parts]
         out["after_parts"] = [list(p) for p in a_parts]
     return out
+
+
+def _same_state(before: Board, after: Board, square: int) -> str | None:
+    """Whether the component of ``square`` is the same after the play: ``"tiles"`` (the same
+    tiles and weights, in any order), ``"state"`` (other tiles for the same, possibly mixed,
+    state: e.g. H turns the mixture {white, black} into {kitten right, kitten left}, the same
+    density matrix) or None (a new state)."""
+    comp_b = before[component_index(before, square)]
+    comp_a = after[component_index(after, square)]
+    if comp_b["squares"] != comp_a["squares"]:
+        return None
+    tiles = [sorted((repr(t), str(w)) for t, w in members_of(c)) for c in (comp_b, comp_a)]
+    if tiles[0] == tiles[1]:
+        return "tiles"
+    rho_b, rho_a = (quantum.mixture_density([(float(w), T.state(t)) for t, w in members_of(c)])
+                    for c in (comp_b, comp_a))
+    return "state" if np.allclose(rho_b, rho_a, atol=1e-9) else None
 
 
 def _pair_h(before: Board, after: Board, square: int) -> list[dict]:

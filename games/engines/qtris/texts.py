@@ -132,6 +132,8 @@ EXPLAIN_TEXTS = {
                                 "its colour is left to chance at the final measurement."),
     "stays": gettext_noop("Square %(square)s: the %(tile)s stays as it is."),
     "becomes": gettext_noop("Square %(square)s: the %(before)s becomes the %(after)s."),
+    "becomes_same": gettext_noop("Square %(square)s: the %(before)s becomes the %(after)s — other "
+                                 "tiles for the same state: no measurement can tell them apart."),
     "chance_white": gettext_noop("Chance that square %(square)s comes out white: %(before)s%% → %(after)s%%."),
     "control_target": gettext_noop("Control: square %(control)s, target: square %(target)s."),
     "no_target": gettext_noop("The %(card)s card has no legal target: discarding it leaves the board as it is."),

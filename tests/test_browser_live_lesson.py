@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from classrooms.models import ClassSession, Participant
 from games.models import Action, Match, Seat
-from tests.support.browser import student_joins
+from tests.support.browser import log_in, student_joins
 from tests.support.clients import Teacher
 from tests.support.tables import TEACHER
 from tests.test_browser_classroom import play_one_turn
@@ -25,11 +25,7 @@ def teacher_dashboard(chromium, server, game="quantum-tictactoe"):
     session = client.open_session(game)
     page = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # confirm() of remove / end
-    page.goto(server.url + "/accounts/login/")
-    page.fill("input[name=username]", TEACHER[0])
-    page.fill("input[name=password]", TEACHER[1])
-    page.click("button[type=submit]")
-    page.goto(server.url + f"/teacher/sessions/{session['id']}/")
+    log_in(page, server.url, then=f"/teacher/sessions/{session['id']}/")
     expect(page.locator("[data-testid=join-code]")).to_have_text(session["join_code"])
     return session, page
 

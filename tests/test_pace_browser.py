@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.engines import FINISH_ACTION
 from games.models import Action, Match, Seat
 from tests.support.axe import assert_no_serious_violations
-from tests.support.browser import student_joins
+from tests.support.browser import log_in, student_joins
 from tests.support.clients import Teacher
 from tests.support.server import LiveServer
 from tests.support.tables import TEACHER
@@ -42,11 +42,7 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     client.login(*TEACHER)
     session = client.open_session("quantum-tictactoe", move_seconds=2)
     dashboard = chromium.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    dashboard.goto(server.url + "/accounts/login/")
-    dashboard.fill("input[name=username]", TEACHER[0])
-    dashboard.fill("input[name=password]", TEACHER[1])
-    dashboard.click("button[type=submit]")
-    dashboard.goto(server.url + f"/teacher/sessions/{session['id']}/")
+    log_in(dashboard, server.url, then=f"/teacher/sessions/{session['id']}/")
     expect(dashboard.locator("#move-clock")).to_have_value("2")
     ada = student_joins(chromium, server, session["join_code"], "Ada", viewport=(375, 800))
     bo = student_joins(chromium, server, session["join_code"], "Bo")

@@ -53,15 +53,22 @@ def student_joins(chromium, server, code: str, name: str, viewport=(1280, 900)):
     return page
 
 
-def log_in(page, base: str) -> None:
-    """The demo test teacher (``tests.support.tables.TEACHER``) logs in on ``page``."""
+def log_in(page, base: str, then: str = "/teacher/") -> None:
+    """The demo test teacher (``tests.support.tables.TEACHER``) is logged in on ``page``, which
+    then opens ``then`` (their home page): a session made on the test database, its cookie given
+    to the page's browser (as Django's test client's ``force_login`` does; the server reads the
+    same database). The login form itself is filled in a browser by tests/test_security_live.py."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
     from tests.support.tables import TEACHER
 
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", TEACHER[0])
-    page.fill("input[name=password]", TEACHER[1])
-    page.click("button[type=submit]")
-    page.wait_for_url("**/teacher/**")
+    client = Client()
+    client.force_login(User.objects.get(username=TEACHER[0]))
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
+    page.goto(base + then)
 
 
 def log_in_teacher(chromium, server, viewport=(1400, 1000)):

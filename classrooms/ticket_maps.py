@@ -60,8 +60,11 @@ def check_map(data: Any) -> dict:
 
     if not isinstance(data, dict):
         raise MapError("bad_map", [_("The map must be a JSON object with cities, routes and missions.")])
+    too_big = limits.options_problem({"map": data})  # first: the size is cheap, the check is not
+    if too_big:
+        raise MapError("too_large", [too_big])
     try:
-        checked = validate_map(data)
+        checked = validate_map(data)  # (its search is bounded: maps.VALIDATION_STEPS)
     except EngineMapError as exc:
         raise MapError("bad_map", [_render(render_problem, m) for m in exc.messages]) from exc
     too_big = limits.options_problem({"map": checked})

@@ -303,3 +303,59 @@ def test_a_static_path_out_of_the_static_files_is_the_apps_404_not_a_500(path, s
     sent, _read = _asgi(StaticFiles(get_asgi_application()), {**scope, "path": "/static/css/app.css"},
                         [{"type": "http.request", "body": b"", "more_body": False}])
     assert sent[0]["status"] == 200
+
+
+# ----------------------------------------------------------------- Ticket-to-Ride maps: size first, bounded check
+
+# 13 cities, 42 routes: from C5 |1⟩ no simple path reaches C3 |Φ+⟩, and the planner's search
+# takes its whole budget (20,000 steps) to find that out
+HARD_ROUTES = [
+    ("0", "2", "CNOT", 2), ("0", "3", "X", 3), ("0", "4", "X", 1), ("0", "5", "I", 1), ("0", "7", "I", 2),
+    ("0", "11", "H", 1), ("0", "12", "I", 2), ("1", "2", "Z", 2), ("1", "3", "H", 2), ("1", "5", "H", 2),
+    ("1", "6", "I", 3), ("1", "8", "H", 1), ("1", "10", "I", 2), ("1", "12", "X", 3), ("2", "4", "Z", 1),
+    ("2", "6", "Y", 2), ("2", "7", "Y", 1), ("2", "11", "H", 1), ("2", "12", "H", 2), ("3", "4", "Z", 3),
+    ("3", "6", "Z", 3), ("3", "11", "Z", 3), ("4", "5", "CNOT", 2), ("4", "7", "Z", 2), ("4", "8", "H", 3),
+    ("4", "9", "Y", 1), ("4", "10", "H", 3), ("4", "12", "X", 1), ("5", "7", "CNOT", 1), ("5", "12", "I", 3),
+    ("6", "9", "Z", 1), ("6", "10", "X", 3), ("7", "9", "X", 3), ("7", "10", "X", 2), ("7", "11", "Z", 1),
+    ("8", "11", "Y", 1), ("8", "12", "H", 2), ("9", "10", "I", 3), ("9", "11", "I", 3), ("9", "12", "I", 3),
+    ("10", "11", "X", 1), ("10", "12", "I", 1)]
+
+
+def _hard_map(missions: int) -> dict:
+    return {"name": "Hard to check", "cities": [{"name": f"C{i}", "x": 60 * i, "y": 300} for i in range(13)],
+            "routes": [{"a": f"C{a}", "b": f"C{b}", "gate": g, "length": n} for a, b, g, n in HARD_ROUTES],
+            "missions": [{"id": f"M{k}", "start": "C5", "target": "C3", "initial_state": "1",
+                          "target_state": "Phi+", "qubits": 2, "level": "advanced"} for k in range(missions)]}
+
+
+@pytest.mark.django_db
+def test_a_map_over_the_size_cap_is_refused_before_any_check(monkeypatch):
+    import games.engines.quantum_ticket_to_ride as ttr
+    from classrooms import ticket_maps
+
+    monkeypatch.setattr(ttr, "validate_map", lambda data: pytest.fail("checked a map that is too large"))
+    big = _hard_map(200)  # about 35 kB as sent (pretty-printed), over the 16 kB of a game's options
+    raw = json.dumps(big, indent=1)
+    assert 30_000 < len(raw) < ticket_maps.MAX_MAP_BYTES
+    with pytest.raises(ticket_maps.MapError) as refused:
+        ticket_maps.check_map(ticket_maps.parse_map(raw))
+    assert refused.value.code == "too_large"
+
+
+@pytest.mark.django_db
+def test_checking_a_map_is_bounded_however_hard_its_missions(teacher_user):
+    """40 missions that each take the planner's whole budget to refuse (0.1–1 s each): the
+    check stops at its bound and says what to change; nothing is stored."""
+    import time
+
+    from classrooms import ticket_maps
+    from classrooms.models import Classroom, TicketMap
+
+    classroom = Classroom.objects.create(teacher=teacher_user, name="9A")
+    raw = json.dumps(_hard_map(40))
+    started = time.process_time()
+    with pytest.raises(ticket_maps.MapError) as refused:
+        ticket_maps.upload_map(classroom, "Hard", raw)
+    assert time.process_time() - started < 3  # CPU time: the machine may be busy with others
+    assert any("too much searching" in p for p in refused.value.problems)
+    assert not TicketMap.objects.exists()

@@ -18,6 +18,9 @@ LEVELS = ("basic", "intermediate", "advanced")
 MAX_CITIES = 60
 MAX_ROUTES = 150
 MAX_MISSIONS = 200
+# search steps the solvability check of a whole map may take (the default map needs about 250;
+# one mission may take up to search.BUDGET): a map cannot keep a worker busy for seconds
+VALIDATION_STEPS = 30_000
 MAX_NAME = 40
 MAX_TEXT = 500
 MAX_LENGTH = 6
@@ -163,8 +166,15 @@ def validate_map(data: Any) -> dict:
              "cities": [dict(c) for c in cities], "routes": [dict(r) for r in routes],
              "missions": [dict(m) for m in missions]}
     if board_ok:        # the search needs sound cities and routes; it checks sound missions
+        meter = [VALIDATION_STEPS]  # the whole check's work is bounded, whatever the map
         for m in playable:
-            if search.plan(clean, m) is None:
+            found = search.plan(clean, m, meter=meter)
+            if meter[0] <= 0:
+                _add(problems, _("The map takes too much searching to check (at mission %(id)s): "
+                                 "give it fewer routes or missions, or missions with shorter "
+                                 "paths."), id=m["id"])
+                break
+            if found is None:
                 _add(problems, _("Mission %(id)s (%(start)s %(initial)s → %(target)s %(goal)s) "
                                  "cannot be completed on the empty board."), id=m["id"],
                      start=m["start"], initial=register.label(m["initial_state"]),

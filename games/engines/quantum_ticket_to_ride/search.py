@@ -85,8 +85,10 @@ def route_price(routes: list[dict]) -> Callable[[int], int | None]:
 
 
 def plan(game_map: dict, mission: dict, cost: Callable[[int], int | float | None] | None = None,
-         budget: int = BUDGET) -> Plan | None:
-    """The cheapest simple path completing ``mission`` (None: none, or over ``budget``)."""
+         budget: int = BUDGET, meter: list[int] | None = None) -> Plan | None:
+    """The cheapest simple path completing ``mission`` (None: none, or over ``budget``). With a
+    ``meter`` (``[steps left]``, shared by several searches) every step is also taken off it,
+    and the search stops when it is used up (the caller then knows it did not finish)."""
     cities = [c["name"] for c in game_map["cities"]]
     index = {name: i for i, name in enumerate(cities)}
     routes = game_map["routes"]
@@ -149,6 +151,10 @@ def plan(game_map: dict, mission: dict, cost: Callable[[int], int | float | None
             continue
         seen.add((city, state, mask))
         budget -= 1
+        if meter is not None:
+            meter[0] -= 1
+            if meter[0] <= 0:
+                return None
         if city == target:
             if state in good:
                 return _plan(game_map, mission, start, path, price)

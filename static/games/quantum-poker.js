@@ -181,7 +181,7 @@ export function createBoard(root, { act }) {
       disabled: clickable ? null : true, tabindex: clickable ? 0 : -1,
       onclick: () => clickQubit(seatView.seat, q.slot),
     },
-    h("span", { class: "qp-face", text: face }),
+    h("span", { class: face.startsWith("|") ? "qp-face qp-ket" : "qp-face", text: face }),
     h("span", { class: "qp-slot", text: `q${q.slot + 1}` }),
     secretMine ? h("span", { class: "qp-only-you", text: _("only you see this") }) : null,
     remembered ? h("span", { class: "qp-remembered", text: _("you remember") }) : null,

@@ -142,9 +142,6 @@ class PokerModel:
                 self.psi[q["id"]] = KET[str(q["initial"])].copy()
                 self.value[q["id"]] = q["initial"]
 
-    def card(self, state: dict, seat: int, slot: int) -> dict:
-        return state["hand"]["qubits"][seat][slot]
-
 
 def poker_card_by_id(state: dict, card_id: str) -> dict | None:
     for hand in [state["hand"], *state["history"][-1:]]:
@@ -772,7 +769,6 @@ def test_qtris_d100_of_u_decorated_pairs_is_the_books():
 
 TTR = get_game("quantum-ticket-to-ride")
 TTR_START = {"0": KET["0"], "1": KET["1"], "+": KET["+"], "-": KET["−"]}
-TTR_TARGET_2 = {"00": "00", "01": "01", "10": "10", "11": "11"}
 
 
 def ttr_register(initial: str) -> np.ndarray:
@@ -826,14 +822,12 @@ def check_trace(mission: dict, cities: list[str], game_map: dict, trace: dict) -
         q0 = q0_state(psi)
         assert (step["q0"] is None) == (q0 is None)
         if q0 is not None:
-            q0_text = step["q0"].replace("|−⟩", "|−⟩")
-            assert same_up_to_phase(read_ket(q0_text), q0), step["q0"]
+            assert same_up_to_phase(read_ket(step["q0"]), q0), step["q0"]
     return psi
 
 
 @pytest.mark.parametrize("variant", TTR.variants)
 def test_ticket_to_ride_runs_say_the_gates_in_the_order_they_act_and_the_state_reached(variant):
-    matches = 0
     for seed in range(12):
         rng = random.Random(f"ttr:{variant}:{seed}")
         state = TTR.setup(players=2, variant=variant, seed=seed)
@@ -873,8 +867,6 @@ def test_ticket_to_ride_runs_say_the_gates_in_the_order_they_act_and_the_state_r
             fidelity = abs(np.vdot(target, psi)) ** 2
         assert float(run["params"]["fidelity"]) == pytest.approx(fidelity, abs=5e-3)
         assert run["match"] == (abs(1 - fidelity) < 1e-9) == (run["code"] == "mission_complete")
-        matches += run["match"]
-    assert TTR.variants
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="the board's ket formatter runs in node")

@@ -177,6 +177,9 @@ SOCKET_IDLE_SECONDS = env_int("SOCKET_IDLE_SECONDS", 600)
 # Retention: ended sessions' student data is deleted after this many days (classrooms.retention),
 # daily by Celery beat (`celery -A config beat`) or `manage.py purge_expired` from cron.
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "365"))
+# A session nobody used for this many days (no join, no table started, no move) ends by itself in
+# the same daily purge; its retention counts from then.
+SESSION_IDLE_DAYS = env_int("SESSION_IDLE_DAYS", 30)
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-data": {"task": "classrooms.purge_expired_data", "schedule": 24 * 60 * 60},
 }

@@ -359,3 +359,56 @@ def test_checking_a_map_is_bounded_however_hard_its_missions(teacher_user):
     assert time.process_time() - started < 3  # CPU time: the machine may be busy with others
     assert any("too much searching" in p for p in refused.value.problems)
     assert not TicketMap.objects.exists()
+
+
+# ----------------------------------------------------------------- sessions that were never ended
+
+@pytest.mark.django_db
+def test_a_session_idle_for_30_days_ends_by_itself_and_is_purged_a_retention_period_later(session, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classrooms import services
+    from classrooms.models import ClassSession, Participant, Table
+    from classrooms.retention import purge_expired
+    from games.models import Action, Match
+
+    settings.SESSION_IDLE_DAYS, settings.RETENTION_DAYS = 30, 365
+    busy = services.open_session(session.classroom, "quantum-tictactoe")
+    for s in (session, busy):
+        for name in ("Ada", "Bo"):
+            Participant.objects.create(session=s, display_name=name)
+        services.auto_pair(s)
+        services.start_all(s)
+    from games import services as match_services
+    from games.engines import get_game
+    from games.selectors import current_state
+
+    def move(match):
+        state = current_state(match)
+        seat = get_game(match.game).to_act(state)[0]
+        match_services.submit_action(match.pk, seat, match.seq, get_game(match.game).legal_actions(state, seat)[0])
+
+    match = Table.objects.get(session=session).match
+    move(match)
+    long_ago = timezone.now() - timedelta(days=40)
+    for s in (session, busy):  # both opened, joined and played 40 days ago...
+        ClassSession.objects.filter(pk=s.pk).update(created_at=long_ago)
+        Participant.objects.filter(session=s).update(joined_at=long_ago)
+        Match.objects.filter(table__session=s).update(created_at=long_ago)
+        Action.objects.filter(match__table__session=s).update(created_at=long_ago)
+    busy_match = Table.objects.get(session=busy).match
+    move(busy_match)  # ...and in one of them someone moved today
+
+    assert purge_expired()["idle_sessions_ended"] == 1
+    session.refresh_from_db()
+    busy.refresh_from_db()
+    assert session.status == ClassSession.Status.ENDED and busy.status != ClassSession.Status.ENDED
+    assert timezone.now() - session.ended_at < timedelta(minutes=1)  # retention counts from now
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ABANDONED
+    almost = purge_expired(timezone.now() + timedelta(days=364))
+    assert almost["class_sessions"] == 0 and almost["idle_sessions_ended"] == 1  # the busy one, idle since
+    assert purge_expired(timezone.now() + timedelta(days=366))["class_sessions"] == 1
+    assert not ClassSession.objects.filter(pk=session.pk).exists()
+    assert ClassSession.objects.get(pk=busy.pk).status == ClassSession.Status.ENDED

@@ -472,7 +472,8 @@ def test_retention_deletes_old_ended_sessions_and_expired_browser_sessions(class
     entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-data"]
     app.loader.import_default_modules()  # what a worker does at start: autodiscovery
     assert entry["task"] in app.tasks and entry["schedule"] <= 24 * 60 * 60
-    assert app.tasks[entry["task"]]() == {"class_sessions": 0, "assignments": 0, "class_members": 0, "browser_sessions": 0}
+    assert app.tasks[entry["task"]]() == {"idle_sessions_ended": 0, "class_sessions": 0, "assignments": 0,
+                                          "class_members": 0, "browser_sessions": 0}
 
 
 # ----------------------------------------------------------------- circuit runs: clamps and quotas

@@ -76,6 +76,8 @@ def member_delete(request: HttpRequest, class_id: int, member_id: int) -> HttpRe
 def cards_print(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
     base = join_link(request, "").url.split("?")[0]
-    rows = [{"member": m, "qr": qr_svg(f"{base}?card={m.card_code}")} for m in classroom.members.all()]
+    # the code in the link's fragment, which the browser keeps to itself (no access log has it):
+    # the join page's script puts it in the form (static/js/card-link.js)
+    rows = [{"member": m, "qr": qr_svg(f"{base}#card={m.card_code}")} for m in classroom.members.all()]
     return render(request, "classrooms/cards.html", {"classroom": classroom, "cards": rows, "join_url": base,
                                                     "homework_url": request.build_absolute_uri(reverse("classrooms:homework"))})

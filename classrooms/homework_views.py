@@ -1,7 +1,8 @@
 """Homework pages. Teacher (login, own classes only): assign, see an assignment's completion per
 member, delete it. Student (a class card, no login): open homework with the card (typed, or from
-the card's QR link ``/homework/?card=…``; the browser remembers it), see their assignments, start
-or continue a game. Thin views over ``classrooms.homework``."""
+a link ``/homework/#card=…``, whose fragment the page's script posts: a code never travels in an
+address; the browser remembers it), see their assignments, start or continue a game. Thin views
+over ``classrooms.homework``."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_POST
 from classrooms import homework, throttle
 from classrooms.models import Assignment, Classroom
 from classrooms.progress_views import result_word
-from classrooms.views import SLOW_DOWN, browser_id, client_address
+from classrooms.views import SLOW_DOWN, browser_id, card_in_fragment, client_address
 from games.errors import AppError
 
 POLL_SECONDS = 5  # the teacher's assignment page fetches itself again this often (while visible)
@@ -65,8 +66,10 @@ def assignment_delete(request: HttpRequest, class_id: int, assignment_id: int) -
 
 
 def student_home(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST" and request.GET.get("card"):  # an old link: the code to the fragment
+        return card_in_fragment(reverse("classrooms:homework"), request.GET["card"])
     error, status = "", 200
-    typed = request.POST.get("card") if request.method == "POST" else request.GET.get("card")
+    typed = request.POST.get("card") if request.method == "POST" else None
     if typed is not None:
         address, browser = client_address(request), browser_id(request)
         if throttle.too_many_wrong_codes(address, browser):  # a guessed card is a wrong code

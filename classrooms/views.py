@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -174,9 +175,18 @@ def browser_id(request: HttpRequest) -> str:
 SLOW_DOWN = gettext_lazy("Slow down: too many tries. Wait a minute, check the code on the board and try again.")
 
 
+def card_in_fragment(path: str, card: str, **query: str) -> HttpResponse:
+    """A class card's code is never read from an address (access logs keep those): a link that
+    still has it in its query (a card printed before) goes to the same page with the code in the
+    fragment, which the page's script reads (``static/js/card-link.js``) and posts."""
+    query = {k: v for k, v in query.items() if v}
+    return redirect(path + (f"?{urlencode(query)}" if query else "") + "#card=" + quote(card.strip()[:20], safe=""))
+
+
 def join(request: HttpRequest) -> HttpResponse:
-    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", ""),
-                                                   "card": request.GET.get("card", "")[:20]})
+    if request.method != "POST" and request.GET.get("card"):
+        return card_in_fragment(reverse("classrooms:join"), request.GET["card"], code=request.GET.get("code", ""))
+    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     status = 200
     if request.method == "POST" and form.is_valid():
         address, browser = client_address(request), browser_id(request)

@@ -412,3 +412,37 @@ def test_a_session_idle_for_30_days_ends_by_itself_and_is_purged_a_retention_per
     assert purge_expired(timezone.now() + timedelta(days=366))["class_sessions"] == 1
     assert not ClassSession.objects.filter(pk=session.pk).exists()
     assert ClassSession.objects.get(pk=busy.pk).status == ClassSession.Status.ENDED
+
+
+# ----------------------------------------------------------------- class-card codes out of URLs
+
+@pytest.mark.django_db
+def test_card_codes_are_never_read_from_an_address_and_printed_cards_carry_them_in_the_fragment(
+        teacher_user, monkeypatch, settings):
+    from django.test import Client
+
+    from classrooms import card_views, cards
+    from classrooms.models import Classroom
+
+    settings.LAN_ADDRESS = "192.0.2.10"  # (cards are printed only for an address phones reach)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.0.2.10"]
+    classroom = Classroom.objects.create(teacher=teacher_user, name="9A", cards_enabled=True)
+    ada, _bo = cards.add_members(classroom, "Ada\nBo")
+    linked: list[str] = []
+    monkeypatch.setattr(card_views, "qr_svg", lambda link: linked.append(link) or "<svg></svg>")
+    teacher = Client()
+    teacher.force_login(teacher_user)
+    assert teacher.get(f"/teacher/classes/{classroom.pk}/cards/").status_code == 200
+    assert len(linked) == 2 and all("#card=" in link and "?" not in link for link in linked)
+    assert f"/join/#card={ada.card_code}" in " ".join(linked)
+
+    student = Client()
+    moved = student.get(f"/join/?code=ABC123&card={ada.card_code}")
+    assert moved.status_code == 302 and moved.url == f"/join/?code=ABC123#card={ada.card_code}"
+    moved = student.get(f"/homework/?card={ada.card_code}")
+    assert moved.status_code == 302 and moved.url == f"/homework/#card={ada.card_code}"
+    assert "Hello Ada" not in student.get("/homework/").content.decode()  # nothing was read from the URL
+    page = student.post("/join/", {"code": "NOPE99", "card": ada.card_code}).content.decode()
+    assert f"/homework/#card={ada.card_code}" in page and f"?card={ada.card_code}" not in page
+    opened = student.post("/homework/", {"card": ada.card_code})
+    assert opened.status_code == 302 and "Hello Ada" in student.get("/homework/").content.decode()

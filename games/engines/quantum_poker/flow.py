@@ -1,0 +1,272 @@
+"""The ``QuantumPoker`` game object: set-up, turns, actions, the end (formats: package docstring)."""
+from __future__ import annotations
+
+from ..base import (
+    Abilities,
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    clone,
+    event,
+    events_for,
+    gettext_noop,
+    is_int,
+    moment,
+)
+from .analysis import _p1_exact, _p1_public, _round, _score_dist, _win_odds, physics_counterfactual
+from .cards import OWN_KINDS, QUBITS_PER_PLAYER, SLUG, _start_hand
+from .circuit import hand_circuit
+from .physics import ket
+from .rules import _advance, _can_declare, _parse_action, _parse_options, _play
+from .showdown import _showdown
+from .texts import EVENT_TEXTS, _player
+from .view import build_view
+
+# --------------------------------------------------------------------------- the game
+
+class QuantumPoker:
+    slug = SLUG
+    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
+    name = "QuantumPoker"
+    event_texts = EVENT_TEXTS
+    finish_rule = gettext_noop("When time is up, the hand in progress goes to showdown as it "
+                               "stands; then the most chips win.")
+    min_players = 2
+    max_players = 5
+    variants = ("classic", "declared")
+    variant_names = {"classic": gettext_noop("classic"), "declared": gettext_noop("declared measurement")}
+    # players see the odds from public knowledge only; the exact odds (which would tell the
+    # hidden values) are the teacher's; a circuit only in physics mode
+    abilities = Abilities(
+        public_analysis_keys=("hand", "phase", "mode", "expected_public", "p_win_public"),
+        teacher_only_analysis_keys=("expected_exact", "p_win", "p_split", "qubits",
+                                    "physics_counterfactual", "teacher_only"),
+        circuit=True, circuit_option="physics_mode",
+        teaching_moments=True,
+    )
+
+    AGAINST_ODDS = 0.3  # showdown outcomes with at most this chance together are "against the odds"
+
+    def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
+        """At a showdown, a player's superposed cards (two or more) all came out the same value,
+        together an outcome with at most a 30 % chance (the product of each card's chance: the
+        cards are never entangled). Only from the showdown's public measurements and coin
+        flips (every card is revealed then), never a hidden card."""
+        out = []
+        outcomes: dict[int, list[tuple[int, float]]] = {}
+        for e in events_for(events, None):
+            if e.get("type") == "measure" and e.get("code") == "measure":
+                p1 = float(e["params"]["p1"])
+                outcomes.setdefault(e["seat"], []).append((e["value"], p1 if e["value"] == 1 else 1 - p1))
+            elif e.get("type") == "collapse" and e.get("code") == "showdown_coin":
+                outcomes.setdefault(e["seat"], []).append((e["value"], 0.5))
+        for seat, found in sorted(outcomes.items()):
+            values = {v for v, _p in found}
+            p = 1.0
+            for _v, chance_of in found:
+                p *= chance_of
+            if len(found) >= 2 and len(values) == 1 and 0 < p <= self.AGAINST_ODDS:
+                value = values.pop()
+                out.append(moment(EVENT_TEXTS, "moment_against_odds", {
+                    "player": _player(seat), "n": len(found), "value": value, "percent": f"{100 * p:.3g}",
+                }) | {"kind": "against_odds", "seat": seat, "value": value, "cards": len(found), "p": p})
+        return out
+
+    # ----------------------------------------------------------------- set-up
+
+    def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
+              options: dict | None = None) -> State:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
+            raise IllegalAction("bad_players", gettext_noop("QuantumPoker is for 2 to 5 players."))
+        if variant not in self.variants:
+            raise IllegalAction("bad_variant",
+                                f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
+        if not is_int(seed):
+            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
+        opts = _parse_options(options)
+        state: State = {
+            "game": SLUG,
+            "variant": variant,
+            "options": opts,
+            "players": players,
+            "seed": seed,
+            "actions": 0,
+            "chips": [opts["starting_chips"]] * players,
+            "pot": 0,
+            "dealer": 0,
+            "hand": None,
+            "results": [],
+            "history": [],
+            "events": [],
+            "finished": False,
+        }
+        events: list[Event] = []
+        _start_hand(state, 0, events)
+        state["events"] = events
+        return state
+
+    # ----------------------------------------------------------------- turns
+
+    def to_act(self, state: State) -> list[int]:
+        if state["finished"]:
+            return []
+        turn = state["hand"]["turn"]
+        return [] if turn is None else [turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not is_int(seat) or seat not in self.to_act(state):
+            return []
+        hand = state["hand"]
+        others = [s for s in hand["order"] if s != seat]
+        actions: list[Action] = []
+        for i, card in enumerate(hand["community"]):
+            if card["taken_by"] is not None:
+                continue
+            kind = card["kind"]
+            if kind in OWN_KINDS:
+                actions += [{"card": i, "target": {"seat": seat, "qubit": q}}
+                            for q in range(QUBITS_PER_PLAYER)]
+            elif kind == "CX":
+                actions += [{"card": i, "target": {"seat": s, "qubit": q}}
+                            for s in others for q in range(QUBITS_PER_PLAYER)]
+            else:
+                actions += [{"card": i, "own": own, "target": {"seat": s, "qubit": q}}
+                            for own in range(QUBITS_PER_PLAYER)
+                            for s in others for q in range(QUBITS_PER_PLAYER)]
+        if _can_declare(state):
+            actions.append({"declare": True})
+        return actions
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if state["finished"]:
+            raise IllegalAction("match_over", gettext_noop("The match is over."))
+        if not is_int(seat) or seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
+        move = _parse_action(state, seat, action)
+        new = clone(state)
+        n = new["actions"] + 1
+        new["actions"] = n
+        events: list[Event] = []
+        hand = new["hand"]
+        if move["declare"]:
+            hand["declared_by"] = seat
+            order = hand["order"]
+            i = order.index(seat)
+            # everyone, the declarer included, gets one last turn from the declarer's left
+            hand["last_turns"] = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
+            hand["plays"].append({"seat": seat, "declare": True})
+            for q in hand["qubits"][seat]:
+                q["shown"] = True
+                if not q["superposed"]:
+                    q["public_known"] = True
+            events.append(event(EVENT_TEXTS, "declare", "declare",
+                                {"player": _player(seat), "first": _player(hand["last_turns"][0])},
+                                seat=seat))
+        else:
+            _play(new, seat, move, n, events)
+        _advance(new, seat, move["declare"], n, events)
+        new["events"] = events
+        return new, events
+
+    def finish(self, state: State) -> tuple[State, list[Event]]:
+        """Time is up: the hand in progress goes to showdown as it stands (its qubits measured,
+        the pot paid by the usual rule), then the match ends and the most chips win. A showdown
+        rather than a refund: the cards already played are part of the hand, and measuring
+        them is how every hand ends."""
+        if state["finished"]:
+            return state, []
+        new = clone(state)
+        n = new["actions"] + 1
+        new["actions"] = n
+        events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
+        _showdown(new, n, events, last=True)
+        new["events"] = events
+        return new, events
+
+
+    # ----------------------------------------------------------------- views
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return build_view(self, state, seat)
+
+    def outcome(self, state: State) -> dict | None:
+        if not state["finished"]:
+            return None
+        chips = list(state["chips"])
+        best = max(chips)
+        return {"scores": chips, "winners": [s for s, c in enumerate(chips) if c == best],
+                "hands": clone(state["results"])}
+
+    # ----------------------------------------------------------------- teaching
+
+    def analysis(self, state: State) -> dict:
+        """Expected showdown scores and win odds for the current hand.
+
+        Public: ``expected_public``, ``p_win_public`` (hidden values 50/50 unless the table
+        can deduce them, superposed 50/50). Teacher-only: ``expected_exact``, ``p_win``,
+        ``p_split`` (exact, enumerating coin flips / Born outcomes of the true state),
+        ``qubits`` (per card P(1), kets) and ``physics_counterfactual``.
+        """
+        hand = state["hand"]
+        physics = state["options"]["physics_mode"]
+        exact_dists: list[dict[int, float] | None] = []
+        public_dists: list[dict[int, float] | None] = []
+        expected_exact: list[float | None] = []
+        expected_public: list[float | None] = []
+        qubits: list[list[dict] | None] = []
+        for s in range(state["players"]):
+            if not hand["in_hand"][s]:
+                exact_dists.append(None)
+                public_dists.append(None)
+                expected_exact.append(None)
+                expected_public.append(None)
+                qubits.append(None)
+                continue
+            rows = []
+            for slot, q in enumerate(hand["qubits"][s]):
+                p_ex = _p1_exact(q, physics)
+                p_pub = _p1_public(q, physics)
+                row = {"id": q["id"], "slot": slot, "p1": p_ex, "p1_public": p_pub,
+                       "bet": q["bet"], "superposed": q["superposed"]}
+                if physics:
+                    row["amps"] = clone(q["amps"])
+                    row["ket"] = ket(q["amps"])
+                else:
+                    row["ket"] = ("superposed: H erased the value, a coin decides"
+                                  if q["superposed"] else f"|{q['value']}⟩")
+                rows.append(row)
+            qubits.append(rows)
+            exact_dists.append(_score_dist([(r["p1"], r["bet"]) for r in rows]))
+            public_dists.append(_score_dist([(r["p1_public"], r["bet"]) for r in rows]))
+            expected_exact.append(_round(sum(r["p1"] * r["bet"] for r in rows)))
+            expected_public.append(_round(sum(r["p1_public"] * r["bet"] for r in rows)))
+        p_win, p_split = _win_odds(exact_dists)
+        p_win_public, _ = _win_odds(public_dists)
+        return {
+            "hand": hand["number"],
+            "phase": hand["phase"],
+            "mode": "physics" if physics else "simplified",
+            "expected_public": expected_public,
+            "p_win_public": p_win_public,
+            "expected_exact": expected_exact,
+            "p_win": p_win,
+            "p_split": p_split,
+            "qubits": qubits,
+            "physics_counterfactual": physics_counterfactual(state),
+            "teacher_only": [k for k in self.abilities.teacher_only_analysis_keys
+                             if k != "teacher_only"],
+        }
+
+    def circuit(self, state: State):
+        """Physics mode: a qiskit ``QuantumCircuit`` for the current hand, else ``None``.
+
+        One qubit per qubit card in play; circuit qubit/classical bit ``k`` is the card at
+        ``circuit.metadata["bits"][k]`` = ``{"bit", "seat", "qubit", "card"}``, in seat order
+        then slot order of where the cards sit now (a SWAP moves a card, not a gate). Each
+        qubit is prepared in the card's dealt value (an X for 1), gets the real gates applied
+        to that card so far, then all are measured.
+        """
+        if not state["options"]["physics_mode"]:
+            return None
+        return hand_circuit(state["hand"])

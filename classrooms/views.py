@@ -248,9 +248,11 @@ def lobby(request: HttpRequest, session_id: int) -> HttpResponse:
         return render(request, "removed.html", {"message": initial["message"]}, status=403)
     if session.format == ClassSession.Format.HOMEWORK:  # self-paced: the student's homework page
         return redirect("classrooms:homework")
-    if participant.removed:  # asking to come back: the lobby's page follows the teacher's answer live
+    if participant.removed:
+        # asking to come back: a lobby that waits for the teacher's answer and follows it live (a
+        # page that works, so not an error status: a phone would log "Failed to load resource")
         return render(request, "classrooms/lobby.html", {
-            "session": session, "participant": participant, "initial": initial}, status=403)
+            "session": session, "participant": participant, "initial": initial})
     if initial.get("match") and initial.get("match_status") == "playing":
         return redirect(initial["play_url"])
     return render(request, "classrooms/lobby.html", {

@@ -11,6 +11,7 @@ the table starts): ``tests.support.ticket_to_ride.quick_seed``."""
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -20,7 +21,8 @@ from games.models import Match
 from games.selectors import current_state
 from tests.support.browser import log_in_teacher, student_joins
 from tests.support.clients import Teacher
-from tests.support.tables import TEACHER
+from tests.support.phone import SMALL_PHONE, assert_phone_friendly, phone_page_of
+from tests.support.tables import TEACHER, open_table
 from tests.support.ticket_to_ride import (
     OTHER_MISSION,
     RUNNER_MISSION,
@@ -230,3 +232,111 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     watcher.goto(server.url + f"/matches/{match.pk}/stats/")
     expect(watcher.locator("#stats-board .ttr-svg")).to_be_visible(timeout=10_000)
     expect(watcher.locator(".verdict")).to_contain_text("exact fidelity with the target 1.000")
+
+
+# every route's tap target (a band across its middle): its size in CSS px, and the pairs of
+# targets that overlap (separating axis test on the bands' corners, in map units)
+BANDS = """() => {
+  const svg = document.querySelector(".ttr-svg"), m = svg.getScreenCTM(), scale = Math.hypot(m.a, m.b);
+  const bands = [...document.querySelectorAll(".ttr-route .ttr-hit")].map((p) => ({
+    route: p.closest(".ttr-route").dataset.route,
+    pts: p.getAttribute("points").trim().split(/\\s+/).map((xy) => xy.split(",").map(Number)) }));
+  const side = (b, i) => Math.hypot(b.pts[i + 1][0] - b.pts[i][0], b.pts[i + 1][1] - b.pts[i][1]) * scale;
+  const axes = (b) => [0, 1].map((i) => { const dx = b.pts[i + 1][0] - b.pts[i][0], dy = b.pts[i + 1][1] - b.pts[i][1]; return [-dy, dx]; });
+  const apart = (a, b) => [...axes(a), ...axes(b)].some(([ax, ay]) => {
+    const pa = a.pts.map(([x, y]) => x * ax + y * ay), pb = b.pts.map(([x, y]) => x * ax + y * ay);
+    return Math.max(...pa) <= Math.min(...pb) + 1e-6 || Math.max(...pb) <= Math.min(...pa) + 1e-6;
+  });
+  const overlaps = [];
+  bands.forEach((a, i) => bands.slice(i + 1).forEach((b) => { if (!apart(a, b)) overlaps.push([a.route, b.route]); }));
+  return { sizes: bands.map((b) => [b.route, side(b, 0), side(b, 1)]), overlaps, scale };
+}"""
+# a finger on the middle of a route's drawing (its gate tag), after scrolling it into view
+TAG_CENTRE = """(i) => {
+  const tag = document.querySelector(`.ttr-vis[data-vis-route="${i}"] .ttr-tag`);
+  tag.scrollIntoView({ block: "center", inline: "center" });
+  const r = tag.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+
+def test_phone_map_pans_zooms_and_every_route_takes_a_thumb(chromium, server, teacher):
+    """The Europe map on a 375 × 667 touch phone: it opens zoomed in (on the student's start)
+    inside its own box, says it moves (a cue, the zoom buttons), and every route's tap target is
+    a band across its middle of at least 24 × 24 CSS px that overlaps no other; a tap on the
+    middle of the routes that used to pick a neighbour (Prague–Vienna, the Lisbon routes) picks
+    them; "Whole map", + and a pinch zoom; a route can be picked from a list (the map shows it,
+    Claim is offered). The page passes the phone check at 375 and 320 px."""
+    os.makedirs(SHOTS, exist_ok=True)
+    table = open_table(server, game=GAME)
+    seat, actor = next((s, st) for s, st in table.students.items()
+                       if st.api("GET", f"/api/matches/{table.match_id}/").json()["legal"])
+    page = phone_page_of(chromium, server, actor, f"/matches/{table.match_id}/")
+    expect(page.locator(".ttr-route")).not_to_have_count(0, timeout=10_000)
+    box = page.locator(".ttr-map")
+    expect(box).to_have_class(re.compile(r"\bzoomed\b"))
+    expect(page.locator(".ttr-map-cue")).to_be_visible()
+    expect(page.get_by_role("button", name="Zoom in")).to_be_visible()
+    sizes = page.evaluate("() => [document.querySelector('.ttr-svg').getBoundingClientRect().width, document.querySelector('.ttr-map').clientWidth]")
+    assert sizes[0] > 2 * sizes[1], sizes  # zoomed in: the map is wider than its box
+    bands = page.evaluate(BANDS)
+    assert bands["overlaps"] == []
+    small = [s for s in bands["sizes"] if min(s[1], s[2]) < 24 - 0.5]
+    assert len(bands["sizes"]) == len(get_game(GAME).setup(players=2, variant="basic", seed=1, options={})["map"]["routes"])
+    assert not small, small
+    assert_phone_friendly(page, "Ticket-to-Ride on a phone")
+    page.screenshot(path=f"{SHOTS}/ttr-phone-map.png")
+
+    def route_between(a, b):
+        sel = f".ttr-route[data-a='{a}'][data-b='{b}'], .ttr-route[data-a='{b}'][data-b='{a}']"
+        return page.locator(sel).first.get_attribute("data-route")
+
+    for a, b in (("Prague", "Vienna"), ("Prague", "Budapest"), ("Vienna", "Budapest"), ("Lisbon", "Madrid"),
+                 ("Lisbon", "Barcelona"), ("Madrid", "Barcelona")):
+        route = route_between(a, b)
+        x, y = page.evaluate(TAG_CENTRE, int(route))
+        page.touchscreen.tap(x, y)
+        expect(page.locator(".ttr-route[aria-pressed=true]")).to_have_attribute("data-route", route)
+
+    # zoom: the whole map fits the box; + zooms in; a pinch (two fingers apart) zooms in
+    svg_width = "() => document.querySelector('.ttr-svg').getBoundingClientRect().width"
+    page.get_by_role("button", name="Whole map").tap()
+    assert page.evaluate(svg_width) <= page.evaluate("() => document.querySelector('.ttr-map').clientWidth") + 1
+    expect(box).not_to_have_class(re.compile(r"\bzoomed\b"))
+    whole = page.evaluate(svg_width)
+    page.get_by_role("button", name="Zoom in").tap()
+    assert page.evaluate(svg_width) == pytest.approx(whole * 1.4, rel=0.02)
+    page.get_by_role("button", name="Whole map").tap()
+    box.scroll_into_view_if_needed()
+    b = box.bounding_box()
+    cx, cy = b["x"] + b["width"] / 2, b["y"] + min(b["height"], 300) / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind, points):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+    touch("touchStart", [(cx - 30, cy), (cx + 30, cy)])
+    for k in range(1, 8):
+        touch("touchMove", [(cx - 30 - 10 * k, cy), (cx + 30 + 10 * k, cy)])
+    touch("touchEnd", [])
+    pinched = page.evaluate(svg_width)
+    assert pinched == pytest.approx(whole * 200 / 60, rel=0.05), (whole, pinched)  # fingers 60 → 200 px apart
+    expect(box).to_have_class(re.compile(r"\bzoomed\b"))
+
+    # the list: a route picked by name is selected (Claim offered) and shown in the map's middle
+    target = page.evaluate("() => document.querySelector('.ttr-route-select optgroup option').value")
+    listed = page.get_by_label("Pick a route from the list")
+    listed.select_option(target)
+    expect(page.locator(".ttr-route[aria-pressed=true]")).to_have_attribute("data-route", target)
+    expect(page.locator(f"[data-claim='{target}']")).to_be_visible()
+    expect(listed).to_be_focused()
+    assert page.evaluate("""(i) => { const t = document.querySelector(`.ttr-vis[data-vis-route="${i}"] .ttr-tag`).getBoundingClientRect(),
+      b = document.querySelector('.ttr-map').getBoundingClientRect();
+      return t.left >= b.left && t.right <= b.right && t.top >= b.top && t.bottom <= b.bottom; }""", target)
+    page.screenshot(path=f"{SHOTS}/ttr-phone-list.png")
+    seq = page.locator("#board").get_attribute("data-seq")
+    page.locator(f"[data-claim='{target}']").tap()
+    expect(page.locator("#board")).not_to_have_attribute("data-seq", seq)
+
+    small_phone = phone_page_of(chromium, server, actor, f"/matches/{table.match_id}/", SMALL_PHONE)
+    expect(small_phone.locator(".ttr-route")).not_to_have_count(0, timeout=10_000)
+    assert_phone_friendly(small_phone, "Ticket-to-Ride on a 320 px phone")

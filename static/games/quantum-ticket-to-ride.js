@@ -18,7 +18,9 @@
 import { _, nt, t } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
 import { ensureStylesheet, h, s } from "../js/svg.js";
+import { panZoom } from "../js/panzoom.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
+import { hitBands, mapLayout, quad, readableScale } from "./ttr-map-geometry.js";
 
 // a mission's level in the reader's words (translators: the level of a secret mission)
 const MISSION_LEVEL = { basic: _("basic mission"), intermediate: _("intermediate mission"), advanced: _("advanced mission") };
@@ -35,7 +37,7 @@ const GATE_HELP = {
 // every sentence the board says, in one place
 const TEXT = {
   map: _("Map of Europe: cities and gate routes"),
-  mapBox: _("The map (it pans sideways on a small screen)"),
+  mapBox: _("The map: drag it to move it, pinch it or use the zoom buttons to zoom"),
   route: (r, owner, note) => t("%(a)s–%(b)s: %(gate)s route, length %(length)s, %(owner)s", { a: r.a, b: r.b, gate: r.gate, length: r.length, owner }) + (note ? `. ${note}` : ""),
   unclaimed: _("unclaimed"),
   claimedBy: (name) => t("claimed by %(name)s", { name }),
@@ -60,6 +62,27 @@ const TEXT = {
 };
 const SEAT_COLOURS = 5;
 const COLOUR_NAMES = [_("red"), _("blue"), _("green"), _("orange"), _("purple")];
+// the map's zoom and its list of routes
+const MAP_TEXT = {
+  zoomIn: _("Zoom in"), zoomOut: _("Zoom out"), whole: _("Whole map"),
+  cue: _("Drag the map to move it; pinch it or use − and + to zoom."),
+  list: _("Pick a route from the list"), none: _("— no route picked —"),
+  claimable: _("You can claim"), unclaimed: _("Unclaimed"), claimed: _("Claimed"),
+};
+// a map's layout (ttr-map-geometry.js) is worked out once per map: the same cities and routes
+let layoutKey = null, layoutMemo = null;
+function layoutOf(cities, routes) {
+  const key = JSON.stringify([cities.map((c) => [c.name, c.x, c.y]), routes.map((r) => [r.index, r.a, r.b])]);
+  if (key !== layoutKey) {
+    const list = mapLayout(cities, routes);
+    // how far a city's target may reach: half way to its nearest neighbour
+    const room = Object.fromEntries(cities.map((c) => [c.name, Math.min(...cities.filter((o) => o !== c)
+      .map((o) => Math.hypot(o.x - c.x, o.y - c.y))) / 2 - 1]));
+    layoutKey = key;
+    layoutMemo = { list, byIndex: new Map(list.map((L) => [L.index, L])), room };
+  }
+  return layoutMemo;
+}
 
 
 const fmt = (x) => (Math.abs(x) < 5e-4 ? "0" : x.toFixed(2).replace(/\.?0+$/, "").replace("-", "−"));
@@ -101,7 +124,17 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   const hoverBox = h("p", { class: "ttr-hover muted small", role: "status", "aria-live": "polite" });
   const side = h("div", { class: "ttr-side" });
   const picker = h("section", { class: "ttr-picker hidden", "aria-label": _("Path picker of a run") });
-  const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, mapBox), side);
+  // the map's zoom (its buttons, and a word that it moves under a finger) and its list of routes
+  const zoomButton = (label, sign, f) => h("button", { type: "button", class: "button small secondary ttr-zoom", "aria-label": label, title: label, "data-zoom": sign, onclick: f }, sign);
+  const tools = h("div", { class: "ttr-map-tools", role: "group", "aria-label": TEXT.mapBox },
+    zoomButton(MAP_TEXT.zoomOut, "−", () => pz && pz.zoomBy(1 / 1.4)),
+    zoomButton(MAP_TEXT.zoomIn, "+", () => pz && pz.zoomBy(1.4)),
+    h("button", { type: "button", class: "button small secondary", "data-zoom": "fit", onclick: () => pz && pz.zoomTo(pz.fit()) }, MAP_TEXT.whole),
+    h("span", { class: "ttr-map-cue", text: MAP_TEXT.cue }));
+  const routeSelect = h("select", { class: "ttr-route-select", "data-route-list": "1" });
+  const routeList = h("label", { class: "ttr-route-list" }, h("span", { text: MAP_TEXT.list }), routeSelect);
+  routeSelect.addEventListener("change", () => pickFromList(routeSelect.value === "" ? null : Number(routeSelect.value)));
+  const wrap = h("div", { class: "ttr" }, h("div", { class: "ttr-main" }, live, tools, mapBox), side);
   root.append(wrap, picker);
 
   let last = null;
@@ -164,6 +197,39 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const again = mapBox.querySelector(`.ttr-route[data-route="${i}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+  // a route picked from the list: selected as by a tap, shown in the middle of the map; the focus
+  // stays on the list
+  function pickFromList(i) {
+    const msg = last;
+    if (!msg || i === pickedRoute) return;
+    pickedRoute = i;
+    const r = i === null ? null : routesOf(msg.view).find((x) => x.index === i);
+    if (r) say(`${TEXT.picked(r)} ${routeNote(msg, r)}`);
+    refresh();
+    promptChanged();
+    const L = i === null || !layoutMemo ? null : layoutMemo.byIndex.get(i);
+    if (L && pz) pz.centreOn(L.mid);
+    routeSelect.focus({ preventScroll: true });
+  }
+  function routeListBox(msg) {
+    if (msg.replay || mySeat(msg) === null || msg.view.finished) return null;
+    const can = claimable(msg);
+    const byName = (a, b) => `${a.a}${a.b}`.localeCompare(`${b.a}${b.b}`);
+    const all = routesOf(msg.view).slice().sort(byName);
+    const option = (r) => h("option", { value: r.index, selected: pickedRoute === r.index ? true : null },
+      `${r.a}–${r.b} · ${r.gate === "CNOT" ? "CX" : r.gate}×${r.length}${r.owner !== null ? ` · ${ownerWords(msg, r)}` : ""}`);
+    const group = (label, list) => (list.length ? h("optgroup", { label }, ...list.map(option)) : null);
+    const hadFocus = document.activeElement === routeSelect;
+    routeSelect.replaceChildren(h("option", { value: "", selected: pickedRoute === null ? true : null }, MAP_TEXT.none),
+      ...[group(MAP_TEXT.claimable, all.filter((r) => can.has(r.index))),
+        group(MAP_TEXT.unclaimed, all.filter((r) => r.owner === null && !can.has(r.index))),
+        group(MAP_TEXT.claimed, all.filter((r) => r.owner !== null))].filter(Boolean));
+    routeSelect.value = pickedRoute === null ? "" : String(pickedRoute);
+    routeSelect.disabled = planning;
+    if (hadFocus) queueMicrotask(() => routeSelect.focus({ preventScroll: true }));
+    return routeList;
+  }
+
   function claim() {
     if (pickedRoute === null) return;
     const i = pickedRoute;
@@ -242,6 +308,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     return claimable(msg).has(r.index) ? TEXT.canClaim(r) : TEXT.needCards(r, have);
   }
 
+  let pz = null;  // the map's pan and zoom (made with the first drawing)
   function drawMap(msg) {
     const v = msg.view;
     const cities = citiesOf(v);
@@ -255,22 +322,30 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const can = claimable(msg);
     const nexts = planning ? nextCities(msg) : new Set();
     const onPath = new Set(planning ? pathRoutes(msg).map((r) => r.index) : []);
-    const svgEl = s("svg", { viewBox: `${minX} ${minY} ${w} ${hgt}`, class: "ttr-svg", role: "group", "aria-label": TEXT.map });
-    // routes between the same two cities are drawn side by side
-    const pairCount = {};
+    const svgEl = s("svg", { viewBox: `${minX} ${minY} ${w} ${hgt}`, class: `ttr-svg${planning ? " planning" : ""}`, role: "group", "aria-label": TEXT.map });
+    // the routes' curves (side by side, bent away from the cities they would cross) and their tap
+    // targets at this zoom (ttr-map-geometry.js); the map pans and zooms in its box (panzoom.js)
     const routes = routesOf(v);
-    for (const r of routes) { const k = [r.a, r.b].sort().join("|"); pairCount[k] = (pairCount[k] || 0) + 1; }
-    const pairSeen = {};
+    const layout = layoutOf(cities, routes);
+    if (!pz) {
+      pz = panZoom(mapBox, { origin: { x: minX, y: minY }, width: w, height: hgt, onZoom: () => { if (last) drawMap(last); } });
+      new ResizeObserver(() => pz.refit()).observe(mapBox);
+    }
+    // a phone (or any finger): the least zoom at which every route takes a thumb and the names
+    // are their own size (12 px and more); a mouse on a wide screen: the whole map
+    const zoomable = matchMedia("(pointer: coarse)").matches || mapBox.clientWidth < 700;
+    const initial = () => (zoomable ? Math.max(1, readableScale(layout.list)) : 0);
+    // the zoom buttons where the map zooms: a touch screen, a narrow box (or once zoomed in)
+    const toolsOff = !zoomable && !(pz.scale > pz.fit() * 1.02);
+    tools.classList.toggle("hidden", toolsOff);
+    for (const b of tools.querySelectorAll("button")) b.disabled = toolsOff;
+    const bands = hitBands(layout.list, pz.scale ?? Math.max(pz.fit(), initial()));
+    const gVis = s("g", { class: "ttr-tracks", "aria-hidden": "true" });
     const gRoutes = s("g", { class: "ttr-routes" });
     for (const r of routes) {
-      const A = pos[r.a], B = pos[r.b];
-      if (!A || !B) continue;
-      const k = [r.a, r.b].sort().join("|");
-      const nth = (pairSeen[k] = (pairSeen[k] || 0) + 1) - 1;
-      const off = (nth - (pairCount[k] - 1) / 2) * 10;
-      const dx = B.x - A.x, dy = B.y - A.y, len = Math.hypot(dx, dy) || 1;
-      const ox = (-dy / len) * off, oy = (dx / len) * off;
-      const x1 = A.x + ox, y1 = A.y + oy, x2 = B.x + ox, y2 = B.y + oy;
+      const L = layout.byIndex.get(r.index);
+      if (!L) continue;
+      const band = bands.get(r.index);
       const claimed = r.owner !== null;
       const cls = ["ttr-route", `g-${r.gate}`];
       if (claimed) cls.push("claimed", `owner-${r.owner % SEAT_COLOURS}`);
@@ -280,28 +355,36 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (onPath.has(r.index)) cls.push("on-path");
       const owner = claimed ? TEXT.claimedBy(r.owner === me ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed;
       const interactive = !msg.replay && !planning;
+      // the drawing (no target: pointer-events none) and, over it, the route's tap target
+      const vis = s("g", { class: cls.join(" ").replace("ttr-route", "ttr-vis"), "data-vis-route": r.index });
       const g = s("g", {
         class: cls.join(" "), "data-route": r.index, "data-gate": r.gate, "data-length": r.length,
         "data-owner": claimed ? r.owner : null, "data-a": r.a, "data-b": r.b,
-        role: interactive ? "button" : "img", tabindex: -1, "data-cx": (x1 + x2) / 2, "data-cy": (y1 + y2) / 2,
+        role: interactive ? "button" : "img", tabindex: -1, "data-cx": L.mid.x, "data-cy": L.mid.y,
         "aria-pressed": interactive ? String(pickedRoute === r.index) : null,
         "aria-label": TEXT.route(r, owner, routeNote(msg, r)),
         onclick: interactive ? () => selectRoute(r.index) : null,
         onkeydown: interactive ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectRoute(r.index); } } : null,
-        onmouseenter: () => hoverRoute(msg, r), onfocus: () => hoverRoute(msg, r),
+        onmouseenter: () => { hoverRoute(msg, r); vis.classList.add("hot"); }, onmouseleave: () => vis.classList.remove("hot"),
+        onfocus: () => { hoverRoute(msg, r); vis.classList.add("focused"); }, onblur: () => vis.classList.remove("focused"),
       });
       g.append(s("title", { text: `${r.a}–${r.b}: ${r.gate}×${r.length}. ${GATE_HELP[r.gate] || ""}` }));
-      g.append(s("line", { x1, y1, x2, y2, class: "ttr-hit" }));
-      g.append(s("line", { x1, y1, x2, y2, class: "ttr-track" }));
+      // the target: a band across the route's middle, as wide as its neighbours leave room for
+      const T = L.tangent, along = band.length, across = band.half;
+      const corner = (u, v) => `${(L.mid.x + T.x * u - T.y * v).toFixed(2)},${(L.mid.y + T.y * u + T.x * v).toFixed(2)}`;
+      g.append(s("polygon", { points: [corner(-along, -across), corner(along, -across), corner(along, across), corner(-along, across)].join(" "),
+        class: "ttr-hit" }));
+      vis.append(s("path", { d: L.d, class: "ttr-track" }));
       // the length as that many segments (carriages), the gate written on the middle
       for (let c = 0; c < r.length; c++) {
         const t0 = 0.14 + (0.72 * c) / r.length, t1 = 0.14 + (0.72 * (c + 1)) / r.length - 0.02;
-        g.append(s("line", { x1: x1 + dx * t0, y1: y1 + dy * t0, x2: x1 + dx * t1, y2: y1 + dy * t1, class: "ttr-car" }));
+        const p = [0, 0.5, 1].map((f) => quad(L.A, L.C, L.B, t0 + (t1 - t0) * f));
+        vis.append(s("polyline", { points: p.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" "), class: "ttr-car" }));
       }
-      const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
       const label = r.gate === "CNOT" ? `CX×${r.length}` : `${r.gate}×${r.length}`;
-      g.append(s("rect", { x: mx - 19, y: my - 9, width: 38, height: 18, rx: 5, class: "ttr-tag" }));
-      g.append(s("text", { x: mx, y: my + 5, class: "ttr-tag-text", "text-anchor": "middle" }, label));
+      vis.append(s("rect", { x: L.mid.x - 19, y: L.mid.y - 9, width: 38, height: 18, rx: 5, class: "ttr-tag" }));
+      vis.append(s("text", { x: L.mid.x, y: L.mid.y + 5, class: "ttr-tag-text", "text-anchor": "middle" }, label));
+      gVis.append(vis);
       gRoutes.append(g);
     }
     const gCities = s("g", { class: "ttr-cities" });
@@ -323,16 +406,21 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         onfocus: () => hoverCity(msg, c.name),
       });
       g.append(s("circle", { cx: c.x, cy: c.y, r: next ? 11 : 8 }));
-      if (next) g.append(s("circle", { cx: c.x, cy: c.y, r: 30, class: "ttr-city-hit" }));  // a thumb-sized target
+      // a thumb-sized target (14 CSS px round at this zoom, never over the next city's)
+      if (next) g.append(s("circle", { cx: c.x, cy: c.y, r: Math.min(Math.max(14 / (pz.scale || 1), 11), layout.room[c.name] ?? 30), class: "ttr-city-hit" }));
       if (isStart || isTarget) g.append(s("circle", { cx: c.x, cy: c.y, r: 15, class: "ring" }));
       g.append(s("text", { x: c.x, y: c.y - 14, "text-anchor": "middle", class: "ttr-city-name" }, c.name));
       gCities.append(g);
     }
-    svgEl.append(gRoutes, gCities);
+    svgEl.append(gVis, gRoutes, gCities);
     // keep the keyboard focus on the same route or city across a redraw
     const active = document.activeElement;
     const hadFocus = active && mapBox.contains(active);
-    mapBox.replaceChildren(svgEl);
+    if (pz.swap(svgEl, () => mapBox.replaceChildren(svgEl), initial)) {
+      // the first drawing: (on a phone, zoomed in) the view starts on the student's start city
+      const home = mission && pos[mission.start];
+      pz.centreOn(home || { x: minX + w / 2, y: minY + hgt / 2 });
+    }
     // one Tab stop: the route or city last focused, else the first city of the path, a route
     // to claim, or the first route
     const stop = (current && svgEl.querySelector(current)) || svgEl.querySelector(".ttr-city.next")
@@ -576,7 +664,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const msg = last;
     if (!msg) return;
     drawMap(msg);
-    side.replaceChildren(...[missionCard(msg), handBox(msg), controls(msg),
+    side.replaceChildren(...[missionCard(msg), handBox(msg), routeListBox(msg), controls(msg),
       hoverBox, lastRunBox(msg), playersBox(msg), revealedMissions(msg),
       teacherBox(msg)].filter(Boolean));
     drawPicker(msg);

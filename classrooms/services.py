@@ -272,13 +272,16 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     holders += [match_services.SeatHolder(f"Bot {i + 1} ({level})", bot=level) for i in range(bots)]
     if not in_order:
         random.SystemRandom().shuffle(holders)  # who sits first (X, dealer, …) is left to chance
+    if countdown_over(session):  # a "finish in" that ran out is not passed on: fresh time
+        clear_countdown(session)
     with transaction.atomic():
         number = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         match = match_services.create_match(
             session.game, holders, variant=session.variant, options=engine_options(session) | (extra_options or {}),
             teacher=session.classroom.teacher, label=f"Table {number}")
         match.show_odds = session.show_odds
-        # the session's pace: its clock, its pause and its end hold at a table seated later too
+        # the session's pace: its clock, its pause and its end (while it runs) hold at a table
+        # seated later too
         match.move_seconds, match.paused = session.move_seconds, session.paused
         match.ends_at, match.finish_left_ms = session.ends_at, session.finish_left_ms
         match.save(update_fields=["show_odds", *pace.PACE_FIELDS])
@@ -338,6 +341,9 @@ def next_round(session: ClassSession) -> Round:
     if previous is not None and previous.finished_at is None:
         previous.finished_at = timezone.now()
         previous.save(update_fields=["finished_at"])
+    # a new round starts with fresh time: a "finish in" was for the tables that were playing
+    # (all finished now), even if its countdown still runs; the teacher may set one again
+    clear_countdown(session)
     new_round = Round.objects.create(session=session, number=number, method=paired.method)
     by_id = {p.pk: p for p in students}
     for ids in paired.tables:
@@ -617,6 +623,8 @@ def pause_all(session: ClassSession) -> int:
     if session.paused:
         raise AppError("already_paused", gettext("The tables are already paused."))
     now = timezone.now()
+    if countdown_over(session, now):
+        clear_countdown(session)  # (its tables' own ends, owed or not, are frozen with them)
     session.paused = True
     session.finish_left_ms = pace.left_ms(session.ends_at, now)
     session.ends_at = None
@@ -630,7 +638,7 @@ def resume_all(session: ClassSession) -> int:
         raise AppError("not_paused", gettext("The tables are not paused."))
     now = timezone.now()
     session.paused = False
-    if session.finish_left_ms is not None:
+    if session.finish_left_ms:  # (none left: the countdown is over, not given back)
         session.ends_at = now + timedelta(milliseconds=session.finish_left_ms)
     session.finish_left_ms = None
     session.save(update_fields=["paused", "finish_left_ms", "ends_at"])
@@ -646,12 +654,19 @@ def resume_all(session: ClassSession) -> int:
 
 def finish_in(session: ClassSession, seconds) -> int:
     """Time is up for every table ``seconds`` from now (counted from the resume while paused);
-    then each unfinished game ends by its own rule (``games.services.enforce_time``)."""
+    then each unfinished game ends by its own rule (``games.services.enforce_time``). A table
+    seated while the countdown runs shares it; a new round starts with fresh time. Refused with
+    no table seated: there is no game to finish (a countdown kept for tables not seated yet is
+    what ended a next round's new games after their first move)."""
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."))
     if type(seconds) is not int or seconds not in settings.FINISH_IN_CHOICES:
         raise AppError("bad_finish", gettext("Finish in: one of %(choices)s seconds.")
                        % {"choices": ", ".join(map(str, settings.FINISH_IN_CHOICES))})
+    if not _live_match_ids(session):
+        raise AppError("nothing_to_finish", gettext(
+            "No table is playing: seat or start the tables (or the next round) first, then choose "
+            "when they finish."))
     now = timezone.now()
     if session.paused:
         session.finish_left_ms = seconds * 1000
@@ -693,7 +708,9 @@ def _set_table_clock(session: ClassSession, number, seconds: int | None) -> int:
 
 def enforce_overdue(session: ClassSession) -> int:
     """Every table of the session whose time has passed gets it enforced (the dashboard notices
-    it even when no student's page is open). Returns how many tables changed."""
+    it even when no student's page is open). Returns how many tables changed. Once the
+    session's "finish in" has run out and every table it ended has ended, the countdown is
+    cleared: tables seated later (next round, auto-pair, a late joiner) start with fresh time."""
     now = timezone.now()
     done = 0
     overdue = Match.objects.filter(Q(deadline__lte=now) | Q(ends_at__lte=now), table__session=session,
@@ -704,7 +721,30 @@ def enforce_overdue(session: ClassSession) -> int:
             if applied is not None:
                 announce_match_changed(applied.match_id, applied.snapshot, applied.events)
                 done += 1
+    if countdown_over(session, now) and not Match.objects.filter(
+            table__session=session, status=Match.Status.PLAYING, paused=False, ends_at__lte=now).exists():
+        clear_countdown(session)
     return done
+
+
+def countdown_over(session: ClassSession, now=None) -> bool:
+    """The session's "finish in" has run out (while paused its time is frozen: over only when
+    nothing was left of it)."""
+    if session.paused:
+        return session.finish_left_ms is not None and session.finish_left_ms <= 0
+    return session.ends_at is not None and session.ends_at <= (now or timezone.now())
+
+
+def clear_countdown(session: ClassSession) -> None:
+    """The session has no "finish in" any more (the dashboard shows none; a table seated from
+    now on starts with fresh time). A countdown the teacher set meanwhile (another value) is
+    kept: the row is changed only where it still holds the one read."""
+    if session.ends_at is None and session.finish_left_ms is None:
+        return
+    ClassSession.objects.filter(pk=session.pk, ends_at=session.ends_at,
+                                finish_left_ms=session.finish_left_ms).update(ends_at=None, finish_left_ms=None)
+    session.ends_at = session.finish_left_ms = None
+    transaction.on_commit(lambda: announce_session_changed(session.pk))
 
 
 def delete_classroom(classroom: Classroom) -> None:

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.engines import State, get_game
+from games.engines import State
 from games.models import Match
 
 DUE_FINISH = "finish"
@@ -42,7 +42,7 @@ def rewind(match: Match, state: State, now: datetime | None = None) -> None:
     """After the log changed: the clock starts again for whoever is to act now (or stops)."""
     now = now or timezone.now()
     running = (match.status == Match.Status.PLAYING and match.move_seconds
-               and bool(get_game(match.game).to_act(state)))
+               and bool(match.engine.to_act(state)))
     if match.paused:
         match.deadline = None
         match.clock_left_ms = match.move_seconds * 1000 if running else None
@@ -93,6 +93,16 @@ def resume(match: Match, now: datetime) -> bool:
         match.ends_at = now + timedelta(milliseconds=match.finish_left_ms)
     match.clock_left_ms = match.finish_left_ms = None
     return True
+
+
+def forget_passed_end(match: Match, now: datetime) -> None:
+    """A table starting now whose end has already passed (seated while the lesson's countdown
+    ran, started after it ran out) starts with fresh time: no move of it was played under that
+    countdown, and ending it at once would put a game of chance into the standings."""
+    if match.ends_at is not None and match.ends_at <= now:
+        match.ends_at = None
+    if match.finish_left_ms is not None and match.finish_left_ms <= 0:
+        match.finish_left_ms = None
 
 
 def finish_in(match: Match, seconds: int, now: datetime) -> None:

@@ -150,11 +150,14 @@ def test_the_dashboard_enforces_overdue_tables_and_shows_the_pace(clocked):
 
 def test_a_table_seated_during_a_pause_is_paused_with_the_sessions_end(classroom):
     session = services.open_session(classroom, "quantum-tictactoe", move_seconds=30)
+    for name in ("Ada", "Bo"):
+        Participant.objects.create(session=session, display_name=name)
+    services.auto_pair(session)
     services.finish_in(session, 60)
     services.pause_all(session)
     session.refresh_from_db()
     assert session.paused and session.ends_at is None and 59000 < session.finish_left_ms <= 60000
-    for name in ("Cy", "Di"):
+    for name in ("Cy", "Di"):  # late joiners, seated during the pause
         Participant.objects.create(session=session, display_name=name)
     (table,) = services.auto_pair(session)
     services.start_all(session)

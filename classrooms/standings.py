@@ -48,7 +48,6 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import get_language
 
 from classrooms.models import ClassSession, Table
-from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
 from games.snapshot import seat_name
@@ -190,7 +189,7 @@ def _luck(match: Match) -> list[float] | None:
     if found is not None:
         return found
     state = current_state(match)
-    expected = get_game("qtris").analysis(state).get("expected_scores")
+    expected = match.engine.analysis(state).get("expected_scores")
     actual = match.outcome.get("scores")
     if not expected or not actual:
         return None

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.engines import IllegalAction
+from games.engines import IllegalAction, RulesVersionUnsupported
+from games.engines.base import render_refusal
 
 # codes whose status is the same wherever they are raised and not 400 (a refusal of the
 # request as sent); a raise site may give its own status (joining a locked session: 403)
@@ -21,6 +22,7 @@ STATUS_BY_CODE = {
     "not_your_seat": 403,
     "not_finished": 403,
     "gone": 404,
+    "rules_version": 410,    # a match recorded under rules this server no longer plays
     "internal": 500,
     "unavailable": 503,      # the database could not be reached: nothing applied, try again
 }
@@ -50,9 +52,9 @@ def from_illegal(exc: IllegalAction) -> AppError:
     catalogue has them)."""
     msgid, params = getattr(exc, "msgid", exc.message), getattr(exc, "params", None)
     try:
-        # a parameter that is itself a msgid ("kitten turned right") is translated too
-        local = {k: gettext(v) if isinstance(v, str) else v for k, v in (params or {}).items()}
-        message = gettext(msgid) % local if params else gettext(msgid)
+        # a parameter that is itself a msgid ("kitten turned right", a game's name, a map's
+        # problems) is translated too
+        message = render_refusal(msgid, params, gettext)
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         message = exc.message
     return AppError(exc.code, message, 409 if exc.code == "stale" else 400)
@@ -66,3 +68,14 @@ def database_unavailable() -> AppError:
     was applied (the transaction never committed); the same request later succeeds or is "stale"."""
     return AppError("unavailable", gettext("The server could not reach its database: your move was not "
                                            "applied. Try again in a moment."))
+
+
+def rules_version_refused(exc: RulesVersionUnsupported) -> AppError:
+    """A match recorded under a rules version the engine no longer plays, refused in words (its
+    replay, statistics and moves are not re-run under other rules)."""
+    from games.names import game_name
+
+    return AppError("rules_version", gettext(
+        "This game was played under version %(version)s of the rules of %(game)s, which this "
+        "server no longer plays: it cannot be replayed or continued.")
+        % {"version": exc.version, "game": game_name(exc.slug)})

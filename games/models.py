@@ -1,4 +1,5 @@
-"""A match is stored as the tuple that reproduces it: (game, variant, options, seed, actions).
+"""A match is stored as the tuple that reproduces it: (game, variant, options, seed, actions),
+played and replayed under the engine's rules version it was created with (``rules_version``).
 
 Seats are held by a participant (an opaque id handed out by the classrooms app, kept in the
 browser's session) or by a bot. ``Match.teacher`` may watch the match.
@@ -24,6 +25,10 @@ class Match(models.Model):
     variant = models.CharField(max_length=40, default="basic")
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
+    # the engine's rules version when the match was created: replays, statistics, standings and
+    # progress re-run the log under these rules, or refuse (games/engines/base.py "Rules versions")
+    rules_version = models.PositiveSmallIntegerField(
+        help_text="the engine's rules version the match is played and replayed under")
     players = models.PositiveSmallIntegerField()
     label = models.CharField(max_length=80, blank=True)  # "Table 3" (English; shown as display_label)
     teacher = models.ForeignKey(
@@ -51,6 +56,19 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+    @property
+    def engine(self):
+        """The engine that plays this match: its game under the rules version it was created
+        with, never under other rules (``AppError`` "rules_version", 410, when this server no
+        longer plays them; see games/engines/base.py "Rules versions")."""
+        from games.engines import RulesVersionUnsupported, get_game
+        from games.errors import rules_version_refused
+
+        try:
+            return get_game(self.game, self.rules_version)
+        except RulesVersionUnsupported as exc:
+            raise rules_version_refused(exc) from exc
 
     @property
     def display_label(self) -> str:

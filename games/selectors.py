@@ -9,7 +9,18 @@ from collections.abc import Iterator
 from django.utils.translation import gettext
 
 from games import pace, state_cache
-from games.engines import Event, State, abilities_of, events_for, get_game, is_finish, replay_steps
+from games.engines import (
+    Event,
+    Game,
+    RulesVersionUnsupported,
+    State,
+    abilities_of,
+    events_for,
+    get_game,
+    is_finish,
+    replay_steps,
+)
+from games.errors import rules_version_refused
 from games.event_text import localize, localize_view
 from games.memo import remembered
 from games.models import Match
@@ -38,11 +49,21 @@ def states_of(match: Match, upto: int | None = None) -> list[State]:
 def replayed(match: Match, upto: int | None = None) -> Iterator[tuple[State, list[Event]]]:
     """The engine's replay of the stored log: (state, events of the action that led to it), from
     the set-up (with no events) through action ``upto`` (all by default)."""
+    game = match.engine  # under the match's rules version (refused when no longer played)
     log = match.actions.order_by("seq").values_list("seat", "action")
     if upto is not None:
         log = log[:upto]
-    return replay_steps(get_game(match.game), match.players, match.variant, match.options,
-                        match.seed, log)
+    return replay_steps(game, match.players, match.variant, match.options, match.seed, log)
+
+
+def engine_of(snap: Snapshot) -> Game:
+    """The engine of a snapshot's match, under the match's rules version."""
+    if snap.rules_version is None:
+        return get_game(snap.game)
+    try:
+        return get_game(snap.game, snap.rules_version)
+    except RulesVersionUnsupported as exc:
+        raise rules_version_refused(exc) from exc
 
 
 def match_payload(match: Match, seat: int | None, *, is_teacher: bool = False,
@@ -60,13 +81,13 @@ _ANALYSES_KEPT = 512
 def analysis_of(snap: Snapshot) -> dict:
     """``game.analysis(snap.state)``, computed once per state and process (not to be changed)."""
     return remembered(_ANALYSES, (snap.match, snap.seed, snap.seq),
-                      lambda: get_game(snap.game).analysis(snap.state), _ANALYSES_KEPT)
+                      lambda: engine_of(snap).analysis(snap.state), _ANALYSES_KEPT)
 
 
 def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
                  events: list | None = None) -> dict:
     """What one browser is sent after a change: its seat's view, built from a snapshot."""
-    game = get_game(snap.game)
+    game = engine_of(snap)
     state = snap.state
     to_act = game.to_act(state)
     payload = {
@@ -126,7 +147,7 @@ def replay_frames(match: Match, seat: int | None) -> list[dict]:
     each step's view for that seat, the events it may see (texts in the viewer's language) and
     only its own actions (``action_for``). At the end the views show what the rules reveal then
     (the last frame), and nothing more."""
-    game = get_game(match.game)
+    game = match.engine
     states = states_of(match)
     log = list(match.actions.order_by("seq"))
     frames = [{"seq": 0, "seat": None, "action": None, "events": [], "by_bot": False,

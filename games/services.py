@@ -4,9 +4,16 @@ Every action goes through ``submit_action``: inside one transaction the match ro
 the sequence number checked, the engine validates and applies the action, the action is
 appended to the log (unique (match, seq)) and bots whose turn it now is play theirs.
 Broadcasting happens only after the commit, by the caller (see ``games.broadcast``).
+
+Bots (``_play_bots``) play in the transaction of whatever made it their decision (a move, a
+start, a resume, a seat handed to a bot, a time-out), each at once, also while a person decides
+at the same time; a bot never times out. A table of bots alone that plays longer than
+``MAX_BOT_ACTIONS_PER_CALL`` goes on in further transactions after the commit
+(``continue_bots``), each told to the pages like a move.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from games import limits, pace, rows, state_cache
 from games.bots import get_bot
+from games.broadcast import announce_match_changed
 from games.engines import FINISH_ACTION, IllegalAction, State, abilities_of, chance, get_game
 from games.errors import AppError, from_illegal
 from games.event_text import localize_preview, platform_event
@@ -25,9 +33,12 @@ from games.selectors import current_state
 from games.signals import match_changed
 from games.snapshot import Snapshot, snapshot
 
-MAX_BOT_ACTIONS_PER_CALL = 400
-TIMEOUT_BOT = "random"
-MOVE_FIELDS = ("seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS)  # what a move changes  # the level that moves for a seat whose time ran out (every game has it)
+MAX_BOT_ACTIONS_PER_CALL = 400  # bot actions in one transaction; more go on after the commit
+MAX_BOT_BATCHES = 100  # ``continue_bots``: a game of bots alone longer than this is stopped, logged
+TIMEOUT_BOT = "random"  # the level that moves for a seat whose time ran out (every game has it)
+MOVE_FIELDS = ("seq", "status", "outcome", "finished_at", *pace.PACE_FIELDS)  # what a move changes
+
+log = logging.getLogger(__name__)
 
 
 # the app's one error (``games.errors.AppError``) under the name this module used before
@@ -50,6 +61,7 @@ class Applied:
     events: list[dict] = field(default_factory=list)
     finished: bool = False
     snapshot: Snapshot | None = None  # the match afterwards
+    bots_due: bool = False  # the bots stopped at MAX_BOT_ACTIONS_PER_CALL with a decision of theirs awaited
 
 
 def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "basic",
@@ -68,6 +80,7 @@ def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "b
         raise from_illegal(exc) from exc
     with transaction.atomic():
         match = Match.objects.create(game=game_slug, variant=variant, options=options, seed=seed,
+                                     rules_version=game.rules_version,  # played and replayed under
                                      players=len(holders), teacher=teacher, label=label)
         Seat.objects.bulk_create(
             Seat(match=match, index=i, name=h.name, participant_id=h.participant_id, bot=h.bot)
@@ -85,10 +98,12 @@ def start_match(match_id: int) -> Applied:
             return Applied(match_id, match.seq)
         match.status = Match.Status.PLAYING
         match.started_at = timezone.now()
+        pace.forget_passed_end(match, match.started_at)
         state = current_state(match)
         applied = Applied(match_id, match.seq)
         state = _bots_then_close(match, state, applied)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    _bots_go_on(applied)
     return applied
 
 
@@ -106,6 +121,7 @@ def resume_match(match_id: int, now: datetime) -> Applied | None:
         else:
             match.save(update_fields=pace.PACE_FIELDS)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    _bots_go_on(applied)
     return applied
 
 
@@ -145,6 +161,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
                                                      snapshot=applied.snapshot),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
+    _bots_go_on(applied)
     return applied
 
 
@@ -171,13 +188,19 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
            *, by_bot: bool, timed_out: dict | None = None) -> State:
     """``timed_out``: the platform's event saying this seat's time ran out (the move is the
     random bot's), logged before the move's own events."""
-    game = get_game(match.game)
+    game = match.engine
     if not isinstance(action, dict):
         raise AppError("bad_action", _("An action must be a JSON object."))
     try:
         state, events = game.apply(state, seat, action)
     except IllegalAction as exc:
         raise from_illegal(exc) from exc
+    return _record(match, state, seat, action, events, applied, by_bot=by_bot, timed_out=timed_out)
+
+
+def _record(match: Match, state: State, seat: int, action: dict, events: list[dict], applied: Applied,
+            *, by_bot: bool, timed_out: dict | None = None) -> State:
+    """An action the engine applied (``state``, ``events``: what it gave) appended to the log."""
     if timed_out is not None:
         events = [timed_out, *events]
     rows.append_action(match, seat=seat, action=action, events=events, by_bot=by_bot,
@@ -189,30 +212,96 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
 
 
 def _play_bots(match: Match, state: State, applied: Applied, seats=None) -> State:
-    """Bots play while it is a bot's decision alone; none plays in a paused match (a table
-    started, or a seat handed to a bot, during the teacher's pause waits for ``resume_match``)."""
+    """Every bot whose decision is awaited makes it at once, until only people are awaited or
+    the game is over. Where several seats decide at the same time (QTris's rolls and mulligans)
+    a bot makes its own decision and the people's are awaited; it does not wait for them. A bot
+    never pre-empts a human teammate: a decision its move would take from a person also awaited
+    (a QTris side's move, which any seat of the side may make) is left to the person. None plays
+    in a paused match (a table started, or a seat handed to a bot, during the teacher's pause
+    waits for ``resume_match``). After ``MAX_BOT_ACTIONS_PER_CALL`` actions with a bot still
+    to act, ``applied.bots_due`` says so (``continue_bots`` goes on after the commit)."""
     if match.paused:
         return state
-    game = get_game(match.game)
+    game = match.engine
     bots = {s.index: s.bot for s in (match.seats.all() if seats is None else seats) if s.bot}
+    if not bots:
+        return state
     for _turn in range(MAX_BOT_ACTIONS_PER_CALL):
         if game.outcome(state) is not None:
-            break
-        waiting = game.to_act(state)
-        if not waiting or any(s not in bots for s in waiting):
-            break  # a person's decision is awaited (a bot never pre-empts its human teammates)
-        seat = waiting[0]
-        legal = game.legal_actions(state, seat)
-        if not legal:
-            break
-        bot = get_bot(match.game, bots[seat])
-        action = bot.choose(game.view(state, seat), legal, chance(match.seed, match.seq, "bot"))
-        state = _apply(match, state, seat, action, applied, by_bot=True)
+            return state
+        move = _bot_move(match, game, state, bots)
+        if move is None:
+            return state
+        seat, action, state, events = move
+        state = _record(match, state, seat, action, events, applied, by_bot=True)
+    applied.bots_due = game.outcome(state) is None and any(s in bots for s in game.to_act(state))
     return state
 
 
+def _bot_move(match: Match, game, state: State, bots: dict[int, str]):
+    """The first decision awaited of a bot that it may make now: (seat, action, the state after
+    it, its events), or None (only people are awaited, or the bots awaited all share their
+    team's decision with a person, whose it is: ``Abilities.teams``)."""
+    waiting = game.to_act(state)
+    abilities = abilities_of(game)
+    people_teams = {abilities.team_of(game, state, s) for s in waiting if s not in bots}
+    for seat in waiting:
+        if seat not in bots or abilities.team_of(game, state, seat) in people_teams:
+            continue
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            continue
+        bot = get_bot(match.game, bots[seat])
+        action = bot.choose(game.view(state, seat), legal, chance(match.seed, match.seq, "bot"))
+        if not isinstance(action, dict):
+            raise AppError("bad_action", _("An action must be a JSON object."))
+        try:
+            after, events = game.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise from_illegal(exc) from exc
+        return seat, action, after, events
+    return None
+
+
+def _bots_go_on(applied: Applied) -> None:
+    """After the commit: the bots that stopped at ``MAX_BOT_ACTIONS_PER_CALL`` go on."""
+    if applied.bots_due:
+        transaction.on_commit(lambda: continue_bots(applied.match_id), robust=True)
+
+
+def continue_bots(match_id: int) -> int:
+    """A table whose bots stopped at ``MAX_BOT_ACTIONS_PER_CALL`` (a long game of bots alone)
+    plays on, a batch per transaction, each told to the match's pages and the dashboard like a
+    move, until a person's decision is awaited or the game is over. Returns the actions played."""
+    played = 0
+    for _batch in range(MAX_BOT_BATCHES):
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None or match.status != Match.Status.PLAYING or match.paused:
+                return played
+            state = current_state(match)
+            applied = Applied(match_id, match.seq)
+            before = match.seq
+            state = _bots_then_close(match, state, applied)
+            played += match.seq - before
+            transaction.on_commit(lambda a=applied, st=state, sd=match.seed: state_cache.put(match_id, sd, a.seq, st))
+            if match.seq != before:
+                transaction.on_commit(lambda a=applied: _announce(a), robust=True)
+        if not applied.bots_due:
+            return played
+    log.error("match %s: bots alone still playing after %s actions; stopped", match_id, played)
+    return played
+
+
+def _announce(applied: Applied) -> None:
+    """A change made by the bots alone: its pages and the dashboard are told (as after a move)."""
+    announce_match_changed(applied.match_id, applied.snapshot, applied.events)
+    match_changed.send(Match, match_id=applied.match_id, status_changed=applied.finished,
+                       snapshot=applied.snapshot)
+
+
 def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
-    outcome = get_game(match.game).outcome(state)
+    outcome = match.engine.outcome(state)
     if outcome is not None and match.status == Match.Status.PLAYING:
         match.status = Match.Status.FINISHED
         match.outcome = outcome
@@ -249,12 +338,13 @@ def enforce_time(match_id: int, seq: int | None = None) -> Applied | None:
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
                                                      snapshot=applied.snapshot),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
+    _bots_go_on(applied)
     return applied
 
 
 def _finish_now(match: Match, state: State, applied: Applied) -> State:
     """Time is up: the engine ends the game by its rule; the log records it for replays."""
-    state, events = get_game(match.game).finish(state)
+    state, events = match.engine.finish(state)
     Action.objects.create(match=match, seq=match.seq, seat=0, action=FINISH_ACTION, events=events)
     match.seq += 1
     applied.seq = match.seq
@@ -263,12 +353,15 @@ def _finish_now(match: Match, state: State, applied: Applied) -> State:
 
 
 def _time_out(match: Match, state: State, applied: Applied, seats: list[Seat]) -> State:
-    """The random bot moves for every seat whose (shared) clock ran out and still has to act."""
-    game = get_game(match.game)
+    """The random bot moves for every person whose (shared) clock ran out and who still has to
+    act. A bot's seat never times out: its own decisions are made at once (``_play_bots``, run
+    after this); one still awaited waits for its human teammate, whose time this is."""
+    game = match.engine
     names = {s.index: s.name for s in seats}
+    bots = {s.index for s in seats if s.bot}
     bot = get_bot(match.game, TIMEOUT_BOT)
     for seat in game.to_act(state):
-        if game.outcome(state) is not None or seat not in game.to_act(state):
+        if seat in bots or game.outcome(state) is not None or seat not in game.to_act(state):
             continue
         legal = game.legal_actions(state, seat)
         if not legal:
@@ -286,7 +379,7 @@ def preview_action(match_id: int, seat: int, action: object) -> dict:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise AppError("gone", _("This match no longer exists."))
-    game = get_game(match.game)
+    game = match.engine
     abilities = abilities_of(game)
     if not abilities.preview:
         raise AppError("no_preview", _("This game has no previews."))
@@ -319,4 +412,5 @@ def replace_with_bot(match_id: int, participant_id: int, level: str) -> Applied 
         else:
             applied.snapshot = snapshot(match, state)  # the new seat names, for the pages open on it
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
+    _bots_go_on(applied)
     return applied

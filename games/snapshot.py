@@ -24,6 +24,7 @@ class Snapshot:
     seats: list[dict]
     state: State
     clock: dict | None = None  # games.pace.clock_message: absolute times, server side
+    rules_version: int | None = None  # the match's (``Match.rules_version``); None: the current rules
 
     def as_message(self) -> dict:
         """The snapshot as a channel-layer message: a shallow dict (the layer serializes it at
@@ -51,4 +52,4 @@ def snapshot(match: Match, state: State, seats=None) -> Snapshot:
     seats = match.seats.all() if seats is None else seats
     return Snapshot(match=match.pk, seed=match.seed, game=match.game, variant=match.variant, status=match.status,
                     seq=match.seq, show_odds=match.show_odds, seats=seats_summary(seats), state=state,
-                    clock=pace.clock_message(match))
+                    clock=pace.clock_message(match), rules_version=match.rules_version)

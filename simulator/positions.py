@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.engines import abilities_of, get_game
+from games.engines import abilities_of
 from games.models import Match
 from games.selectors import state_at
 from simulator.scoring import NotScorable, Scorer, scorer_for
@@ -30,7 +30,7 @@ def load_position(match: Match, action_number: int | None = None, *, public: boo
         raise NotScorable(gettext("This match has %(seq)s actions; there is no position %(at)s.")
                           % {"seq": match.seq, "at": upto})
     state = state_at(match, upto)
-    game = get_game(match.game)
+    game = match.engine
     circuit = abilities_of(game).circuit_for(game, state, is_teacher=not public)
     if circuit is None:
         raise NotScorable(gettext("This position has no quantum circuit (for poker: physics mode is off)."))

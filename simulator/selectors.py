@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 
 from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
-from games.engines import get_game
 from games.event_text import localize_view
 from games.models import Match
 from games.selectors import state_at
@@ -140,7 +139,7 @@ def board_at(match: Match, action_number: int) -> dict[str, Any]:
     from games.snapshot import seats_summary
 
     state = state_at(match, action_number)
-    game = get_game(match.game)
+    game = match.engine
     return {"view": localize_view(match.game, game.view(state, None)), "seats": seats_summary(match.seats.order_by("index")),
             "outcome": game.outcome(state) if action_number == match.seq else None,
             "final": match.status == Match.Status.FINISHED and action_number == match.seq}
@@ -167,7 +166,7 @@ def _table_row(table) -> dict[str, Any] | None:
     n_sides = len(scores)
     if match.game == "qtris":
         state = state_at(match, match.seq)
-        analysis = get_game(match.game).analysis(state)
+        analysis = match.engine.analysis(state)
         expected = analysis.get("expected_scores")
         p_win = analysis.get("p_win_sides")
         row["first_side"] = state.get("first_side")

@@ -11,6 +11,7 @@ from .base import (
     Event,
     Game,
     IllegalAction,
+    RulesVersionUnsupported,
     State,
     abilities_of,
     apply_logged,
@@ -20,6 +21,8 @@ from .base import (
     is_finish,
     replay,
     replay_steps,
+    rules_versions,
+    under_rules,
 )
 
 # slug -> module holding a module-level ``GAME`` object implementing ``Game``
@@ -37,7 +40,11 @@ class UnknownGame(LookupError):
 
 
 @cache  # (a game found once is the same object for the life of the process; a miss is not kept)
-def get_game(slug: str) -> Game:
+def get_game(slug: str, rules_version: int | None = None) -> Game:
+    """The engine of ``slug``; with ``rules_version`` (a match's ``rules_version``) the engine
+    that plays those rules (``under_rules``: ``RulesVersionUnsupported`` when it no longer can)."""
+    if rules_version is not None:
+        return under_rules(get_game(slug), rules_version)
     module_name = _MODULES.get(slug)
     if module_name is None:
         raise UnknownGame(f"no game called {slug!r}")
@@ -61,8 +68,8 @@ def list_games() -> list[Game]:
     return games
 
 
-__all__ = ["FINISH_ACTION", "Abilities", "Action", "Event", "Game", "IllegalAction", "State",
-           "UnknownGame",
+__all__ = ["FINISH_ACTION", "Abilities", "Action", "Event", "Game", "IllegalAction",
+           "RulesVersionUnsupported", "State", "UnknownGame",
            "abilities_of", "apply_logged", "chance", "clone", "events_for", "get_game", "is_finish",
            "list_games", "replay",
-           "replay_steps"]
+           "replay_steps", "rules_versions", "under_rules"]

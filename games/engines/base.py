@@ -103,6 +103,30 @@ attribute ``finish_rule`` (a ``gettext_noop`` msgid shown to players before the 
 The platform records it in the match log as the action ``FINISH_ACTION`` (``{"platform":
 "finish"}``, logged under seat 0); ``replay_steps`` — hence every replay and statistic — runs
 ``finish`` for it (``apply_logged``).
+
+Rules versions: stored games never change
+-----------------------------------------
+A match is stored as ``(game, variant, options, seed, actions)`` and every replay, statistic,
+standing and progress page re-runs it on the engine, so a rule change would silently rewrite
+last month's games. Every engine therefore declares the version of its rules, the class
+attribute ``rules_version`` (an int, 1 for the rules as first recorded), and the platform
+stores it on each match when it is created (``Match.rules_version``). Bump it with any change
+that makes a stored ``(setup, actions)`` give other states, views, legal actions, events
+(codes, params) or outcome; a change of the English texts alone (msgids) needs no bump.
+
+The platform asks for the engine of a match's version (``under_rules(game, version)``,
+``get_game(slug, version)``, ``replay_steps(..., rules_version=)``): the current engine for the
+current version; for an older one the engine must have kept its behaviour, declared as
+``older_rules_versions = (1, ...)`` with ``with_rules(version) -> Game`` returning an engine
+that plays exactly those rules (its ``rules_version`` is that version). Any other version is
+refused with ``RulesVersionUnsupported``, which the platform shows as "played under rules this
+server no longer plays" instead of re-running the match under new rules.
+
+``tests/golden/`` holds recorded games per game and variant (bots, chance, the platform's
+"time is up") with every seat's and the spectator's view at every step; ``tests/test_golden_games.py``
+replays them under the version they were recorded with, so an engine change that alters a
+stored game fails there unless the old version's behaviour is kept (record new files with
+``python -m tests.golden.record`` after a bump; it never overwrites a file of the same version).
 """
 from __future__ import annotations
 
@@ -127,19 +151,41 @@ class IllegalAction(Exception):
         raise IllegalAction("classical_square", gettext_noop("square %(square)s is classical"),
                             {"square": s})
 
-    ``message`` is then the English text with the values filled in.
+    ``message`` is then the English text with the values filled in. A parameter may itself be
+    a text to translate: a msgid string, a ``(msgid, params)`` pair, or a list of those (joined
+    by "; "); see ``render_refusal``. Every msgid is marked with ``gettext_noop`` (never an
+    f-string: ``tests/test_engine_conformance.py`` checks every refusal is a registered msgid).
     """
 
     def __init__(self, code: str, message: str, params: Mapping[str, Any] | None = None):
         self.msgid = message
         self.params = dict(params) if params else None
-        message = message % self.params if self.params else message
+        message = render_refusal(message, self.params)
         super().__init__(message)
         self.code = code
         self.message = message
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def render_refusal(msgid: str, params: Mapping[str, Any] | None,
+                   translate=lambda text: text) -> str:
+    """The text of a refusal, each msgid passed through ``translate`` (English by default;
+    ``games.errors.from_illegal`` passes gettext): a string parameter is translated as a msgid
+    when the catalog has it (a game's name), a ``(msgid, params)`` pair is rendered the same way,
+    a list is joined by "; "."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], Mapping):
+            return render_refusal(v[0], v[1], translate)
+        if isinstance(v, list):
+            return "; ".join(str(value(x)) for x in v)
+        return translate(v) if isinstance(v, str) and v else v
+
+    if not params:
+        return translate(msgid)
+    return translate(msgid) % {k: value(v) for k, v in params.items()}
 
 
 @dataclass(frozen=True)
@@ -165,6 +211,12 @@ class Abilities:
       holds nothing a finished game does not show every seat.
     * ``teaching_moments``: the engine has ``teaching_moments(events, history) -> list``, the
       moments one applied action's public events teach (see the module docstring).
+    * ``teams``: seats play in teams that share their decisions: ``team_of(state, seat) -> int``
+      names a seat's team, and any seat of a team that ``to_act`` lists may make the team's
+      decision (the others of the team then need not). Without it every seat's decision is its
+      own. Either way, where several seats (teams) are awaited at once, each decides for itself:
+      one acting never takes another's decision away. The platform lets a bot make its own
+      decisions at once, but never one its human teammate is awaited for.
     """
 
     preview: bool = False
@@ -176,6 +228,7 @@ class Abilities:
     circuit_option: str = ""
     private_circuit: bool = False
     teaching_moments: bool = False
+    teams: bool = False
 
     def __post_init__(self) -> None:
         both = set(self.public_analysis_keys) & set(self.teacher_only_analysis_keys)
@@ -224,6 +277,10 @@ class Abilities:
         """Whether players may open the statistics pages before the match is over."""
         return self.live_odds and show_odds
 
+    def team_of(self, game, state, seat: int) -> int:
+        """The team whose decision ``seat`` makes (its own seat number in a game without teams)."""
+        return game.team_of(state, seat) if self.teams else seat
+
 
 NO_ABILITIES = Abilities()
 
@@ -240,6 +297,7 @@ class Game(Protocol):
     variants: tuple[str, ...]
     variant_names: Mapping[str, str]
     abilities: Abilities
+    rules_version: int  # bumped with every change that alters a stored game (module docstring)
 
     def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
               options: dict | None = None) -> State: ...
@@ -351,10 +409,54 @@ def apply_logged(game: Game, state: State, seat: int, action: Action) -> tuple[S
     return game.apply(state, seat, action)
 
 
+class RulesVersionUnsupported(LookupError):
+    """A match recorded under a rules version that this engine no longer plays (nor ever did):
+    refused, never re-run under other rules (see "Rules versions" in the module docstring)."""
+
+    def __init__(self, slug: str, version: object, supported: tuple[int, ...]):
+        self.slug = slug
+        self.version = version
+        self.supported = supported
+        super().__init__(f"{slug}: rules version {version!r} is not played here "
+                         f"(versions played: {', '.join(map(str, supported))})")
+
+
+def rules_versions(game: Game) -> tuple[int, ...]:
+    """The rules versions ``game`` plays: its current ``rules_version`` and the older ones it
+    kept (``older_rules_versions``), newest first."""
+    older = tuple(getattr(game, "older_rules_versions", ()))
+    return (game.rules_version, *sorted(set(older) - {game.rules_version}, reverse=True))
+
+
+def under_rules(game: Game, version: int | None) -> Game:
+    """The engine that plays ``game`` under rules ``version`` (None: the current rules): the
+    engine itself for its current version, ``game.with_rules(version)`` for an older version it
+    kept; ``RulesVersionUnsupported`` for any other."""
+    if version is None or (is_int(version) and version == game.rules_version):
+        return game
+    if not is_int(version) or version not in rules_versions(game):
+        raise RulesVersionUnsupported(game.slug, version, rules_versions(game))
+    engine = game.with_rules(version)  # type: ignore[attr-defined]
+    if engine.rules_version != version or engine.slug != game.slug:
+        raise TypeError(f"{game.slug}.with_rules({version}) returned rules "
+                        f"{engine.rules_version} of {engine.slug}")
+    return engine
+
+
 def replay_steps(game: Game, players: int, variant: str, options: dict | None, seed: int,
-                 actions: Iterable[tuple[int, Action]]) -> Iterator[tuple[State, list[Event]]]:
+                 actions: Iterable[tuple[int, Action]], *,
+                 rules_version: int | None = None) -> Iterator[tuple[State, list[Event]]]:
     """Replay a match from its stored log, step by step: ``(state, events that led to it)``,
-    from the set-up (with no events) through the last action. Lazy: a reader may stop early."""
+    from the set-up (with no events) through the last action. Lazy: a reader may stop early.
+    ``rules_version``: the version the match was recorded under (``Match.rules_version``), played
+    by ``under_rules`` (refused at once, before the first step, when the engine no longer
+    plays it); None: the current rules."""
+    game = under_rules(game, rules_version)
+    return _replay_steps(game, players, variant, options, seed, actions)
+
+
+def _replay_steps(game: Game, players: int, variant: str, options: dict | None, seed: int,
+                  actions: Iterable[tuple[int, Action]]) -> Iterator[tuple[State, list[Event]]]:
     state = game.setup(players=players, variant=variant, seed=seed, options=options or {})
     yield state, []
     for seat, action in actions:
@@ -363,6 +465,7 @@ def replay_steps(game: Game, players: int, variant: str, options: dict | None, s
 
 
 def replay(game: Game, players: int, variant: str, options: dict | None, seed: int,
-           actions: Iterable[tuple[int, Action]]) -> list[State]:
+           actions: Iterable[tuple[int, Action]], *, rules_version: int | None = None) -> list[State]:
     """Rebuild every state of a match from its stored log: [initial, after 1, after 2, ...]."""
-    return [state for state, _ in replay_steps(game, players, variant, options, seed, actions)]
+    return [state for state, _ in replay_steps(game, players, variant, options, seed, actions,
+                                               rules_version=rules_version)]

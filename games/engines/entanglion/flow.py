@@ -69,6 +69,7 @@ def canonical(action: Any) -> str | None:
 
 class Entanglion:
     slug = SLUG
+    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "Entanglion"
     min_players = 2
     max_players = 2

@@ -125,7 +125,7 @@ def test_bad_json_is_a_clear_error_and_nothing_is_saved(client_in, classroom, te
     ({"hands": [["U", "CX", "X"], ["Z", "Y", "I", "X"]]}, "hand 1 has 3 cards, not 4"),
     ({"pairs": [{"squares": [8, 9], "state": "bell"}]}, "state must be one of"),
     ({"colors": ["white", "white"]}, "different colours"),
-    ({"teleport": True}, "unknown option(s): teleport"),
+    ({"teleport": True}, "Unknown option(s): teleport."),
 ])
 def test_bad_position_shows_the_engines_error_and_saves_nothing(client_in, classroom, change, words):
     options = {**POSITION, **change}

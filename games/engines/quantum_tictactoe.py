@@ -75,6 +75,8 @@ from .base import (
     public,
     render_text,
 )
+from .contract import Engine
+from .schema import Actions, Int, ListOf, Obj
 
 SLUG = "quantum-tictactoe"
 
@@ -283,12 +285,9 @@ def actions_from_history(history: list[str]) -> list[tuple[int, Action]]:
 
 # --- the game ----------------------------------------------------------------------------
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_action", message)
-
-
-class QuantumTicTacToe:
+class QuantumTicTacToe(Engine):
     slug = SLUG
+    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = gettext_noop("Quantum tic-tac-toe")
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, a pending cycle collapses by chance, then the "
@@ -297,6 +296,11 @@ class QuantumTicTacToe:
     max_players = 2
     variants = ("basic",)
     variant_names = {"basic": gettext_noop("basic")}
+    # the shapes of the actions (checked by ``Engine.apply``); the game has no options
+    actions = Actions(
+        move=Obj(squares=ListOf(Int(1, 9), 2, 2)),
+        collapse=Obj(collapse=Int(1, 9)),
+    )
     # no quantum state to run, no odds: the teaching panel is the teacher's
     abilities = Abilities(
         teacher_only_analysis_keys=("components", "cycles", "squares", "collapse",
@@ -329,17 +333,8 @@ class QuantumTicTacToe:
 
     # --- setup and queries ---------------------------------------------------------------
 
-    def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
-              options: dict | None = None) -> State:
-        if players != 2 or isinstance(players, bool):
-            raise IllegalAction("bad_players", gettext_noop("quantum tic-tac-toe is for exactly 2 players, "
-                                                            "not %(players)r"), {"players": players})
-        if variant not in self.variants:
-            raise IllegalAction("bad_variant", gettext_noop("unknown variant %(variant)r; the only variant "
-                                                            "is 'basic'"), {"variant": variant})
-        if options:
-            raise IllegalAction("bad_option", gettext_noop("quantum tic-tac-toe has no options; got %(options)s"),
-                                {"options": str(sorted(map(str, options)))})
+    def start(self, players: int, variant: str, seed: int, options: dict) -> State:
+        """A new game (``Engine.setup`` has checked the arguments)."""
         return {"game": SLUG, "variant": variant, "seed": seed, "options": {},
                 "move_number": 1, "classical": [None] * 9, "entanglements": [],
                 "collapse": None, "lines": [], "scores": None, "reason": None,
@@ -392,36 +387,33 @@ class QuantumTicTacToe:
 
     # --- validation ----------------------------------------------------------------------
 
-    def _check_turn(self, state: State, seat: Any) -> None:
-        if state["scores"] is not None:
-            raise IllegalAction("game_over", gettext_noop("the game is over"))
-        if not is_int(seat) or seat not in self.to_act(state):
-            waiting = self.to_act(state)[0]
-            raise IllegalAction("not_your_turn",
-                                gettext_noop("it is %(mark)s's turn to choose the collapse (seat %(seat)s)")
-                                if state["collapse"] else
-                                gettext_noop("it is %(mark)s's turn to move (seat %(seat)s)"),
-                                {"mark": PLAYERS[waiting], "seat": waiting})
+    def seats(self, state: State) -> int:
+        return 2
 
-    def _parse_spooky_move(self, state: State, action: dict) -> list[int]:
-        if set(action) != {"squares"}:
-            raise _bad(gettext_noop('a move is {"squares": [a, b]} and nothing else'))
-        squares = action["squares"]
-        if not isinstance(squares, (list, tuple)) or len(squares) != 2:
-            raise _bad(gettext_noop('"squares" must be a list of two square numbers'))
-        if not all(is_int(s) for s in squares):
-            raise _bad(gettext_noop("squares are whole numbers from 1 to 9"))
-        if not all(1 <= s <= 9 for s in squares):
-            raise _bad(gettext_noop("squares are numbered 1 to 9"))
+    def is_over(self, state: State) -> bool:
+        return state["scores"] is not None
+
+    def not_your_turn(self, state: State, seat: int) -> IllegalAction:
+        """Says whose turn it is, and to do what."""
+        waiting = self.to_act(state)[0]
+        return IllegalAction("not_your_turn",
+                             gettext_noop("it is %(mark)s's turn to choose the collapse (seat %(seat)s)")
+                             if state["collapse"] else
+                             gettext_noop("it is %(mark)s's turn to move (seat %(seat)s)"),
+                             {"mark": PLAYERS[waiting], "seat": waiting})
+
+    def _check_spooky_move(self, state: State, squares: list[int]) -> list[int]:
+        """The rules of a move on two squares (its shape is checked): sorted squares."""
         a, b = sorted(squares)
         last = self.last_square(state)
         if last is not None:
             if a == b == last:
                 return [a, b]
             raise IllegalAction("last_square",
-                                f"eight squares are classical: move {state['move_number']} "
-                                f"puts both marks into square {last}: "
-                                f'{{"squares": [{last}, {last}]}}')
+                                gettext_noop('eight squares are classical: move %(move)s puts both '
+                                             'marks into square %(square)s: {"squares": '
+                                             '[%(square)s, %(square)s]}'),
+                                {"move": state["move_number"], "square": last})
         if a == b:
             raise IllegalAction("same_square",
                                 gettext_noop("the two spooky marks of a move go into two different squares"))
@@ -437,12 +429,8 @@ class QuantumTicTacToe:
                                     {"square": s, "n": MAX_SPOOKY})
         return [a, b]
 
-    def _parse_collapse(self, state: State, action: dict) -> int:
-        if set(action) != {"collapse"}:
-            raise _bad(gettext_noop('a collapse is {"collapse": square} and nothing else'))
-        square = action["collapse"]
-        if not is_int(square) or not 1 <= square <= 9:
-            raise _bad(gettext_noop('"collapse" must be a square number from 1 to 9'))
+    def _check_collapse(self, state: State, square: int) -> int:
+        """The rule of a collapse into ``square`` (its shape is checked)."""
         pending = state["collapse"]
         if square not in pending["squares"]:
             a, b = pending["squares"]
@@ -453,21 +441,20 @@ class QuantumTicTacToe:
 
     # --- apply ---------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        self._check_turn(state, seat)
-        if not isinstance(action, dict):
-            raise _bad(gettext_noop('an action is a dict: {"squares": [a, b]} or {"collapse": s}'))
+    def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
+        """A move or a collapse, of the right shape, by the seat to act (``Engine.apply``)."""
         if state["collapse"]:
-            if "collapse" not in action:
+            if kind != "collapse":
+                a, b = state["collapse"]["squares"]
                 raise IllegalAction("collapse_pending",
-                                    "a cycle must be collapsed first: "
-                                    f'choose {{"collapse": s}} with s in '
-                                    f"{state['collapse']['squares']}")
-            square = self._parse_collapse(state, action)
+                                    gettext_noop('a cycle must be collapsed first: choose '
+                                                 '{"collapse": s} with s %(a)s or %(b)s'),
+                                    {"a": a, "b": b})
+            square = self._check_collapse(state, action["collapse"])
             return self._collapse(state, seat, square)
-        if "collapse" in action:
+        if kind == "collapse":
             raise IllegalAction("no_collapse", gettext_noop("there is no cycle to collapse now"))
-        squares = self._parse_spooky_move(state, action)
+        squares = self._check_spooky_move(state, action["squares"])
         if squares[0] == squares[1]:
             return self._fill_last_square(state, seat, squares[0])
         return self._spooky_move(state, seat, squares)

@@ -506,7 +506,7 @@ def test_match_ends_after_fixed_number_of_hands():
     assert GAME.to_act(s) == [] and GAME.legal_actions(s, 0) == []
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s, 0, {"card": 0, "target": {"seat": 0, "qubit": 0}})
-    assert err.value.code == "match_over"
+    assert err.value.code == "game_over"
 
 
 def test_match_ends_when_one_player_holds_all_chips():

@@ -52,6 +52,20 @@ from games.engines.base import (
     is_int,
     message,
 )
+from games.engines.contract import Engine
+from games.engines.schema import (
+    Actions,
+    Anything,
+    Bool,
+    Int,
+    ListOf,
+    Maybe,
+    Obj,
+    OneOf,
+    Options,
+    Text,
+    TrueOnly,
+)
 
 from . import moments
 from . import tiles as T
@@ -81,8 +95,23 @@ SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
 HAND_SIZE = 4
 BASES = ("color", "left-right", "up-down")
 EVENTS_KEPT = 40
-KNOWN_OPTIONS = {"board", "pairs", "hands", "deck", "first_seat", "colors", "skip_mulligan",
-                 "noise_exercise"}
+COLORS = ("white", "black")
+# the shapes of the options and actions (checked by ``Engine``; the rules by hand below)
+OPTIONS = Options(board=Maybe(Anything()), pairs=Maybe(Anything()),
+                  hands=Maybe(ListOf(ListOf(Text()))), deck=Maybe(ListOf(Text())),
+                  first_seat=Maybe(Int()), colors=Maybe(ListOf(OneOf(*COLORS))),
+                  skip_mulligan=Bool(), noise_exercise=Bool())
+ACTIONS = Actions(
+    roll=Obj(roll=TrueOnly()),
+    color=Obj(color=OneOf(*COLORS)),
+    mulligan=Obj(mulligan=ListOf(Anything())),      # card indexes or names: checked by hand
+    eve_measure=Obj(eve_measure=Obj(squares=ListOf(Int(1, 9), 1, 2), basis=OneOf(*BASES)),
+                    discard=ListOf(Text(), 2, 2)),
+    card=Obj(card=Text(), optional={"squares": ListOf(Int(1, 9), 0, 2), "discard": TrueOnly()}),
+)
+# the actions each phase takes
+PHASE_ACTIONS = {"roll": ("roll",), "color": ("color",), "mulligan": ("mulligan",),
+                 "operations": ("card", "eve_measure")}
 
 
 def _illegal(code: str, message: str, params: dict | None = None) -> IllegalAction:
@@ -129,8 +158,9 @@ def turn_order(state: State) -> list[int]:
     return [f, 1 - f]
 
 
-class QTris:
+class QTris(Engine):
     slug = "qtris"
+    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "QTris"
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the board is measured as it stands and scored "
@@ -138,6 +168,8 @@ class QTris:
     min_players = 2
     max_players = 9
     variants = VARIANTS
+    actions = ACTIONS
+    options = OPTIONS
     variant_names = {"basic": gettext_noop("basic"), "advanced": gettext_noop("advanced"),
                      "noise": gettext_noop("noise (mixed states)"), "s-expansion": gettext_noop("S expansion"),
                      "eve": gettext_noop("Eve listens in")}
@@ -151,30 +183,32 @@ class QTris:
         live_odds=True,
         circuit=True,
         teaching_moments=True,
+        teams=True,  # the seats of a side (``seats_of_side``) share its decisions
     )
+
+    def team_of(self, state: State, seat: int) -> int:
+        return side_of_seat(state, seat)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         return moments.teaching_moments(events, history)
 
     # ------------------------------------------------------------------ setup
 
-    def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
-              options: dict | None = None) -> State:
-        options = dict(options or {})
-        if variant not in VARIANTS:
-            raise _illegal("bad_variant", gettext_noop("unknown variant %(variant)r (one of %(choices)s)"),
-                           {"variant": variant, "choices": ", ".join(VARIANTS)})
+    def player_range(self, variant: str) -> tuple[int, int]:
+        return max(2, n_sides_of(variant)), self.max_players
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def not_your_turn(self, state: State, seat: int) -> IllegalAction:
+        return _illegal("not_your_turn", gettext_noop("seat %(seat)s may not act now (waiting for "
+                                                      "seats %(seats)s)"),
+                        {"seat": seat, "seats": ", ".join(map(str, self.to_act(state)))})
+
+    def start(self, players: int, variant: str, seed: int, options: dict) -> State:
+        """The board, the hands and the order set up (``Engine.setup`` checked the shapes)."""
         n_sides = n_sides_of(variant)
-        if not is_int(players) or not (max(2, n_sides) <= players <= 9):
-            raise _illegal("bad_players", gettext_noop("%(variant)s needs %(min)s–9 players"),
-                           {"variant": variant, "min": max(2, n_sides)})
-        unknown = set(options) - KNOWN_OPTIONS
-        if unknown:
-            raise _illegal("bad_option", gettext_noop("unknown option(s): %(options)s"),
-                           {"options": ", ".join(sorted(unknown))})
         noise_exercise = options.get("noise_exercise", False)
-        if not isinstance(noise_exercise, bool):
-            raise _illegal("bad_option", gettext_noop("noise_exercise must be true or false"))
         if noise_exercise and variant != "noise":
             raise _illegal("bad_option", gettext_noop("noise_exercise is an option of the noise variant"))
         state: State = {
@@ -210,7 +244,7 @@ class QTris:
         if colors is not None:
             state["colors"] = self._parse_colors(colors, players, n_sides)
         if first_seat is not None:
-            if not is_int(first_seat) or not 0 <= first_seat < players:
+            if not 0 <= first_seat < players:
                 raise _illegal("bad_first_seat", gettext_noop("first_seat must be a seat 0–%(last)s"),
                                {"last": players - 1})
             state["first_side"] = first_seat % n_sides
@@ -232,14 +266,11 @@ class QTris:
 
     @staticmethod
     def _parse_colors(colors: Any, players: int, n_sides: int) -> list[str]:
-        if not isinstance(colors, list) or len(colors) not in (n_sides, players):
+        if len(colors) not in (n_sides, players):
             raise _illegal("bad_colors", gettext_noop("colors must list a colour per side (%(n)s) or per seat"),
                            {"n": n_sides})
         per_side: dict[int, str] = {}
         for i, c in enumerate(colors):
-            if c not in ("white", "black"):
-                raise _illegal("bad_colors", gettext_noop("colour %(colour)r is not 'white' or 'black'"),
-                               {"colour": c})
             side = i % n_sides
             if per_side.setdefault(side, c) != c:
                 raise _illegal("bad_colors", gettext_noop("seats of side %(side)s were given different colours"),
@@ -262,19 +293,19 @@ class QTris:
         hands = options.get("hands")
         deck = options.get("deck")
 
-        def check_cards(cards: Any, what: str) -> list[str]:
-            if not isinstance(cards, list):
-                raise _illegal("bad_cards", gettext_noop("%(what)s must be a list of card names"), {"what": what})
-            for c in cards:
+        def check_cards(cards: list[str], field: str) -> list[str]:
+            for i, c in enumerate(cards):
                 if c not in allowed:
-                    raise _illegal("unknown_card", f"{what}: {c!r} is not a card of the "
-                                   f"{variant} deck ({', '.join(sorted(allowed))})")
+                    raise _illegal("unknown_card", gettext_noop(
+                        "%(field)s: %(card)s is not a card of the %(variant)s deck (%(cards)s)"),
+                        {"field": f"{field}[{i}]", "card": repr(c), "variant": variant,
+                         "cards": ", ".join(sorted(allowed))})
             return list(cards)
 
         if hands is not None:
-            if not isinstance(hands, list) or len(hands) != n_sides:
+            if len(hands) != n_sides:
                 raise _illegal("bad_hands", gettext_noop("hands must list %(n)s hands, one per side"), {"n": n_sides})
-            hands = [check_cards(h, f"hand {i + 1}") for i, h in enumerate(hands)]
+            hands = [check_cards(h, f"hands[{i}]") for i, h in enumerate(hands)]
             for i, h in enumerate(hands):
                 if len(h) != HAND_SIZE:
                     raise _illegal("bad_hands", gettext_noop("hand %(hand)s has %(n)s cards, not %(size)s"),
@@ -483,12 +514,13 @@ class QTris:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if not is_int(seat) or seat not in self.to_act(state):
-            raise _illegal("not_your_turn", f"seat {seat!r} may not act now "
-                           f"(waiting for seats {self.to_act(state)})")
-        if not isinstance(action, dict):
-            raise _illegal("bad_action", gettext_noop("an action must be an object"))
+    def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
+        """An action of the right shape by a seat to act (``Engine.apply``), in its phase."""
+        expected = PHASE_ACTIONS[state["phase"]]
+        if kind not in expected:
+            raise _illegal("bad_action", gettext_noop('"%(action)s" is not possible now: this phase '
+                                                      'takes %(expected)s.'),
+                           {"action": kind, "expected": ", ".join(f'"{k}"' for k in expected)})
         new = copy.deepcopy(state)
         new["action_number"] += 1
         events: list[Event] = []
@@ -500,25 +532,12 @@ class QTris:
             self._apply_color(new, side, action, events)
         elif phase == "mulligan":
             self._apply_mulligan(new, side, action, events)
-        elif phase == "operations":
-            self._apply_operation(new, side, action, events)
         else:
-            raise _illegal("game_over", gettext_noop("the game is over"))
+            self._apply_operation(new, side, action, events)
         new["events"] = (new["events"] + events)[-EVENTS_KEPT:]
         return new, events
 
-    @staticmethod
-    def _expect_keys(action: Action, keys: set[str], optional: set[str] = frozenset()) -> None:
-        extra = set(action) - keys - set(optional)
-        missing = keys - set(action)
-        if extra or missing:
-            raise _illegal("bad_action", f"this action needs exactly the keys {sorted(keys)}"
-                           + (f" (optional {sorted(optional)})" if optional else ""))
-
     def _apply_roll(self, state: State, side: int, action: Action, events: list[Event]) -> None:
-        self._expect_keys(action, {"roll"})
-        if action["roll"] is not True:
-            raise _illegal("bad_action", gettext_noop("roll with {\"roll\": true}"))
         if side not in state["roll_pending"]:
             raise _illegal("not_your_turn", gettext_noop("this side has already rolled"))
         d10 = chance(state["seed"], state["action_number"], "d10").randint(1, 10)
@@ -546,10 +565,7 @@ class QTris:
             self._after_order(state, events)
 
     def _apply_color(self, state: State, side: int, action: Action, events: list[Event]) -> None:
-        self._expect_keys(action, {"color"})
         c = action["color"]
-        if c not in ("white", "black"):
-            raise _illegal("bad_color", gettext_noop("choose 'white' or 'black'"))
         other = "black" if c == "white" else "white"
         state["colors"] = [c if s == side else other for s in range(state["n_sides"])]
         events.append(event(EVENT_TEXTS, "color", f"plays_{c}", {"side": self._name(state, side)},
@@ -557,13 +573,10 @@ class QTris:
         self._after_order(state, events)
 
     def _apply_mulligan(self, state: State, side: int, action: Action, events: list[Event]) -> None:
-        self._expect_keys(action, {"mulligan"})
         if side not in state["mulligan_pending"]:
             raise _illegal("not_your_turn", gettext_noop("this side has already done its mulligan"))
         choice = action["mulligan"]
         hand = list(state["hands"][side])
-        if not isinstance(choice, list):
-            raise _illegal("bad_mulligan", gettext_noop("mulligan takes a list of card indexes or names"))
         if all(is_int(x) for x in choice):
             if len(set(choice)) != len(choice) or any(not 0 <= x < len(hand) for x in choice):
                 raise _illegal("bad_mulligan", gettext_noop("card indexes must be distinct, 0–%(last)s"),
@@ -624,25 +637,17 @@ class QTris:
             self._end_turn(state, events)
 
     def _apply_eve_measure(self, state: State, side: int, action: Action, events: list[Event]) -> None:
-        self._expect_keys(action, {"eve_measure", "discard"})
         if not self._eve_may_measure(state, side):
-            raise _illegal("no_eve_measure", "only Eve, once per set, at the start of her turn "
-                           "(with 2 cards in hand), may measure")
-        spec = action["eve_measure"]
-        if not isinstance(spec, dict) or set(spec) != {"squares", "basis"}:
-            raise _illegal("bad_action", gettext_noop("eve_measure needs {\"squares\": [...], \"basis\": ...}"))
-        squares, basis = spec["squares"], spec["basis"]
-        if basis not in BASES:
-            raise _illegal("bad_basis", gettext_noop("basis must be one of %(bases)s"), {"bases": ", ".join(BASES)})
-        if not isinstance(squares, list) or squares not in self._eve_targets(state):
-            raise _illegal("bad_squares", "measure one square [s], or a pair as a whole by "
-                           "its two squares [a, b]")
+            raise _illegal("no_eve_measure", gettext_noop("only Eve, once per set, at the start of "
+                                                          "her turn (with 2 cards in hand), may measure"))
+        squares, basis = list(action["eve_measure"]["squares"]), action["eve_measure"]["basis"]
+        if squares not in self._eve_targets(state):
+            raise _illegal("bad_squares", gettext_noop("measure one square [s], or a pair as a whole "
+                                                       "by its two squares [a, b]"))
         discard = action["discard"]
         hand = list(state["hands"][side])
-        if not isinstance(discard, list) or len(discard) != 2:
-            raise _illegal("bad_discard", gettext_noop("Eve discards exactly two cards (by name) to measure"))
         for c in discard:
-            if not isinstance(c, str) or c not in hand:
+            if c not in hand:
                 raise _illegal("bad_discard", gettext_noop("no %(card)r card (left) in Eve's hand"), {"card": c})
             hand.remove(c)
         rng = chance(state["seed"], state["action_number"], "eve")
@@ -653,8 +658,9 @@ class QTris:
                                           T.tile_set(state["variant"]), u)
             d100 = seen_roll(state["board"], squares, basis, T.tile_set(state["variant"]),
                              bits, rng.random())
-        except ValueError as exc:
-            raise _illegal("not_a_tile", str(exc)) from None
+        except ValueError:
+            raise _illegal("not_a_tile", gettext_noop("the measurement would leave a state that is "
+                                                      "not a tile")) from None
         state["board"] = board
         state["hands"][side] = hand
         state["hidden_discards"] += discard

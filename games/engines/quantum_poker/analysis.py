@@ -7,6 +7,7 @@ import math
 from ..base import (
     IllegalAction,
     State,
+    gettext_noop,
     message,
     render_text,
 )
@@ -90,7 +91,7 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
         if hand is None and state["hand"]["number"] == hand_number:
             hand = state["hand"]
         if hand is None:
-            raise IllegalAction("bad_hand", f"No hand {hand_number}.")
+            raise IllegalAction("bad_hand", gettext_noop("No hand %(hand)s."), {"hand": hand_number})
     elif state["history"]:
         hand = state["history"][-1]
     else:

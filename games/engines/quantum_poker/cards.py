@@ -9,6 +9,7 @@ from ..base import (
     chance,
     event,
 )
+from ..schema import Actions, Bool, Int, Obj, Options, TrueOnly
 from .physics import _basis_amps
 from .texts import EVENT_TEXTS, _player
 
@@ -26,7 +27,14 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "physics_mode": False,
     "whole_pot": False,
 }
-OPTION_RANGES = {"community_cards": (1, 10), "hands": (1, 100), "starting_chips": (8, 1000)}
+# the shapes of the options and actions (checked by ``Engine``: see the package docstring)
+OPTIONS = Options(community_cards=Int(1, 10), hands=Int(1, 100), starting_chips=Int(8, 1000),
+                  physics_mode=Bool(), whole_pot=Bool())
+ACTIONS = Actions(
+    declare=Obj(declare=TrueOnly()),
+    card=Obj(card=Int(0), target=Obj(seat=Int(0), qubit=Int(0, QUBITS_PER_PLAYER - 1)),
+             optional={"own": Int(0, QUBITS_PER_PLAYER - 1)}),
+)
 
 
 # --------------------------------------------------------------------------- hand flow

@@ -5,7 +5,6 @@ from ..base import (
     Abilities,
     Action,
     Event,
-    IllegalAction,
     State,
     clone,
     event,
@@ -14,18 +13,27 @@ from ..base import (
     is_int,
     moment,
 )
+from ..contract import Engine
 from .analysis import _p1_exact, _p1_public, _round, _score_dist, _win_odds, physics_counterfactual
-from .cards import OWN_KINDS, QUBITS_PER_PLAYER, SLUG, _start_hand
+from .cards import (
+    ACTIONS,
+    DEFAULT_OPTIONS,
+    OPTIONS,
+    OWN_KINDS,
+    QUBITS_PER_PLAYER,
+    SLUG,
+    _start_hand,
+)
 from .circuit import hand_circuit
 from .physics import ket
-from .rules import _advance, _can_declare, _parse_action, _parse_options, _play
+from .rules import _advance, _can_declare, _check_move, _play
 from .showdown import _showdown
 from .texts import EVENT_TEXTS, _player
 from .view import build_view
 
 # --------------------------------------------------------------------------- the game
 
-class QuantumPoker:
+class QuantumPoker(Engine):
     slug = SLUG
     rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "QuantumPoker"
@@ -36,6 +44,8 @@ class QuantumPoker:
     max_players = 5
     variants = ("classic", "declared")
     variant_names = {"classic": gettext_noop("classic"), "declared": gettext_noop("declared measurement")}
+    actions = ACTIONS
+    options = OPTIONS
     # players see the odds from public knowledge only; the exact odds (which would tell the
     # hidden values) are the teacher's; a circuit only in physics mode
     abilities = Abilities(
@@ -75,16 +85,9 @@ class QuantumPoker:
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, players: int = 2, variant: str = "classic", seed: int = 0,
-              options: dict | None = None) -> State:
-        if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction("bad_players", gettext_noop("QuantumPoker is for 2 to 5 players."))
-        if variant not in self.variants:
-            raise IllegalAction("bad_variant",
-                                f"Unknown variant {variant!r}: choose 'classic' or 'declared'.")
-        if not is_int(seed):
-            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
-        opts = _parse_options(options)
+    def start(self, players: int, variant: str, seed: int, options: dict) -> State:
+        """The first hand dealt (``Engine.setup`` has checked the arguments)."""
+        opts = {**DEFAULT_OPTIONS, **options}
         state: State = {
             "game": SLUG,
             "variant": variant,
@@ -138,12 +141,12 @@ class QuantumPoker:
             actions.append({"declare": True})
         return actions
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["finished"]:
-            raise IllegalAction("match_over", gettext_noop("The match is over."))
-        if not is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
-        move = _parse_action(state, seat, action)
+    def is_over(self, state: State) -> bool:
+        return state["finished"]
+
+    def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
+        """A card played or measurement declared by the seat to act (``Engine.apply``)."""
+        move = _check_move(state, seat, kind, action)
         new = clone(state)
         n = new["actions"] + 1
         new["actions"] = n

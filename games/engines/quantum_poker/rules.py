@@ -2,106 +2,62 @@
 (what each gate does, with its text), whose turn is next."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..base import (
+    Action,
     Event,
     IllegalAction,
     State,
     chance,
     event,
     gettext_noop,
-    is_int,
     message,
 )
-from .cards import DEFAULT_OPTIONS, OPTION_RANGES, QUBITS_PER_PLAYER
 from .physics import _basis_value, _between_hs, _gate, _value_before_superposition
 from .showdown import _showdown
 from .texts import EVENT_TEXTS, _coin, _player, _qubit_of
 
 # --------------------------------------------------------------------------- options/actions
 
-def _parse_options(options: Any) -> dict:
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise IllegalAction("bad_option", gettext_noop("Unknown option(s): %(options)s. Known: %(known)s."),
-                            {"options": ", ".join(sorted(map(str, unknown))), "known": ", ".join(DEFAULT_OPTIONS)})
-    opts = dict(DEFAULT_OPTIONS)
-    for key, value in options.items():
-        if key in ("physics_mode", "whole_pot"):
-            if not isinstance(value, bool):
-                raise IllegalAction("bad_option", gettext_noop("%(key)s must be true or false."), {"key": key})
-        else:
-            lo, hi = OPTION_RANGES[key]
-            if not is_int(value) or not lo <= value <= hi:
-                raise IllegalAction("bad_option", gettext_noop("%(key)s must be a whole number from %(lo)s to %(hi)s."),
-                                    {"key": key, "lo": lo, "hi": hi})
-        opts[key] = value
-    return opts
-
-
-def _bad(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
-
-
-def _parse_action(state: State, seat: int, action: Any) -> dict:
+def _check_move(state: State, seat: int, kind: str, action: Action) -> dict:
+    """The rules of an action whose shape is checked (``cards.ACTIONS``): the move it makes."""
     hand = state["hand"]
-    if not isinstance(action, dict):
-        raise _bad("malformed", 'An action is an object such as {"card": 0, "target": '
-                                '{"seat": 1, "qubit": 2}} or {"declare": true}.')
-    keys = set(action)
-    if keys == {"declare"}:
-        if action["declare"] is not True:
-            raise _bad("malformed", 'To declare measurement send {"declare": true}.')
+    if kind == "declare":
         if state["variant"] != "declared":
-            raise _bad("not_declared_mode", "Declaring measurement is only in declared mode.")
+            raise IllegalAction("not_declared_mode",
+                                gettext_noop("Declaring measurement is only in declared mode."))
         if hand["declared_by"] is not None:
-            raise _bad("already_declared", "Measurement has already been declared.")
+            raise IllegalAction("already_declared",
+                                gettext_noop("Measurement has already been declared."))
         return {"declare": True}
-    if keys not in ({"card", "target"}, {"card", "own", "target"}):
-        raise _bad("malformed", 'An action has "card" and "target" (and "own" for SWAP), '
-                                'or is {"declare": true}.')
     card = action["card"]
-    if not is_int(card):
-        raise _bad("malformed", '"card" must be the index of a community card.')
-    if not 0 <= card < len(hand["community"]):
-        raise _bad("no_such_card", f"There is no community card {card}.")
+    if card >= len(hand["community"]):
+        raise IllegalAction("no_such_card", gettext_noop("There is no community card %(card)s."),
+                            {"card": card})
     if hand["community"][card]["taken_by"] is not None:
-        raise _bad("card_taken", "That community card has already been taken.")
-    target = action["target"]
-    if not isinstance(target, dict) or set(target) != {"seat", "qubit"}:
-        raise _bad("malformed", '"target" must be {"seat": s, "qubit": q}.')
-    tseat, tq = target["seat"], target["qubit"]
-    if not is_int(tseat) or not is_int(tq):
-        raise _bad("malformed", "Target seat and qubit must be whole numbers.")
-    if not 0 <= tseat < state["players"] or not hand["in_hand"][tseat]:
-        raise _bad("bad_target", "That seat has no qubit cards in this hand.")
-    if not 0 <= tq < QUBITS_PER_PLAYER:
-        raise _bad("bad_target", "Qubits are numbered 0 to 3.")
-    kind = hand["community"][card]["kind"]
-    move = {"declare": False, "card": card, "kind": kind, "seat": tseat, "qubit": tq}
-    if kind == "SWAP":
+        raise IllegalAction("card_taken", gettext_noop("That community card has already been taken."))
+    tseat, tq = action["target"]["seat"], action["target"]["qubit"]
+    if tseat >= state["players"] or not hand["in_hand"][tseat]:
+        raise IllegalAction("bad_target", gettext_noop("That seat has no qubit cards in this hand."))
+    gate = hand["community"][card]["kind"]
+    move = {"declare": False, "card": card, "kind": gate, "seat": tseat, "qubit": tq}
+    if gate == "SWAP":
         if "own" not in action:
-            raise _bad("malformed", 'SWAP needs "own": the index of your qubit to exchange.')
-        own = action["own"]
-        if not is_int(own):
-            raise _bad("malformed", '"own" must be a whole number.')
-        if not 0 <= own < QUBITS_PER_PLAYER:
-            raise _bad("bad_target", "Qubits are numbered 0 to 3.")
+            raise IllegalAction("bad_action", gettext_noop(
+                'SWAP needs "own": the index of your qubit to exchange.'))
         if tseat == seat:
-            raise _bad("swap_same_player", "SWAP exchanges your qubit with another player's.")
-        move["own"] = own
+            raise IllegalAction("swap_same_player",
+                                gettext_noop("SWAP exchanges your qubit with another player's."))
+        move["own"] = action["own"]
     elif "own" in action:
-        raise _bad("malformed", f'Only SWAP takes "own"; this card is {kind}.')
-    elif kind == "CX":
+        raise IllegalAction("bad_action", gettext_noop('Only SWAP takes "own"; this card is %(kind)s.'),
+                            {"kind": gate})
+    elif gate == "CX":
         if tseat == seat:
-            raise _bad("cx_own_qubit", "CX applies X to another player's qubit, never your own.")
+            raise IllegalAction("cx_own_qubit", gettext_noop(
+                "CX applies X to another player's qubit, never your own."))
     elif tseat != seat:
-        raise _bad("own_qubit_only", f"{kind} is applied to one of your own qubits.")
+        raise IllegalAction("own_qubit_only",
+                            gettext_noop("%(kind)s is applied to one of your own qubits."), {"kind": gate})
     return move
 
 

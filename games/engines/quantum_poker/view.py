@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 from ..base import (
-    IllegalAction,
     State,
     clone,
     events_for,
-    gettext_noop,
-    is_int,
 )
 from .cards import SLUG
 from .physics import ket, named_state
@@ -16,8 +13,8 @@ from .rules import _can_declare, _knows
 
 def build_view(game, state: State, seat: int | None) -> dict:
     """``QuantumPoker.view`` (the format is in the package docstring)."""
-    if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-        raise IllegalAction("bad_seat", gettext_noop("No such seat."))
+    if seat is not None:
+        game.check_seat(state, seat)
     hand = state["hand"]
     physics = state["options"]["physics_mode"]
     seats = []

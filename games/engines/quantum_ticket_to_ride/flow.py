@@ -24,6 +24,8 @@ from ..base import (
     public,
     render_text,
 )
+from ..contract import Engine
+from ..schema import Actions, Anything, Int, ListOf, Obj, Options, Text, TrueOnly
 from . import register
 from .maps import LEVELS, MapError, default_map, validate_map
 from .paths import runnable_paths, trace
@@ -35,7 +37,6 @@ COPIES = 12
 HAND = 5
 HAND_LIMIT = 12
 DRAW = 2
-OPTIONS = ("map",)
 
 
 def _who(seat: int) -> dict:
@@ -55,8 +56,9 @@ def mission_text(m: dict) -> str:
     return render_text(EVENT_TEXTS, "mission", mission_message(m)["params"])
 
 
-class QuantumTicketToRide:
+class QuantumTicketToRide(Engine):
     slug = SLUG
+    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "Quantum Ticket-to-Ride"
     min_players = 2
     max_players = 5
@@ -64,6 +66,10 @@ class QuantumTicketToRide:
     # the mission level dealt (the same words as a map's level)
     variant_names = {"basic": gettext_noop("basic"), "intermediate": gettext_noop("intermediate"),
                      "advanced": gettext_noop("advanced"), "mixed": gettext_noop("mixed")}
+    # the shapes of the actions and options (checked by ``Engine``)
+    actions = Actions(draw=Obj(draw=TrueOnly()), claim=Obj(claim=Int(0)),
+                      run=Obj(run=ListOf(Text(), 2)), **{"pass": Obj(**{"pass": TrueOnly()})})
+    options = Options(map=Anything())
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the game is scored as it stands: the most "
                                "claimed route length wins; unfinished missions score nothing.")
@@ -94,23 +100,14 @@ class QuantumTicketToRide:
 
     # ----------------------------------------------------------------- set-up
 
-    def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
-              options: dict | None = None) -> State:
-        if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise IllegalAction("bad_players",
-                                gettext_noop("Quantum Ticket-to-Ride is for 2 to 5 players."))
-        if variant not in VARIANTS:
-            raise IllegalAction("bad_variant", gettext_noop("Unknown mission level %(variant)s: "
-                                                            "choose %(choices)s."),
-                                {"variant": repr(variant), "choices": ", ".join(VARIANTS)})
-        if not is_int(seed):
-            raise IllegalAction("bad_seed", gettext_noop("The seed must be an integer."))
-        opts = _parse_options(options)
+    def start(self, players: int, variant: str, seed: int, options: dict) -> State:
+        """The cards and missions dealt (``Engine.setup`` has checked the arguments)."""
+        opts = clone(options)
         try:
             game_map = validate_map(opts["map"]) if "map" in opts else default_map()
         except MapError as exc:
             raise IllegalAction("bad_map", gettext_noop("This map cannot be used: %(problems)s"),
-                                {"problems": "; ".join(exc.problems)}) from exc
+                                {"problems": exc.messages}) from exc
         pool = [m for m in game_map["missions"] if variant == "mixed" or m["level"] == variant]
         if len(pool) < players:
             raise IllegalAction("not_enough_missions",
@@ -159,12 +156,12 @@ class QuantumTicketToRide:
         actions += [{"claim": r} for r in _claimable(state, seat)]
         return actions or [{"pass": True}]
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["finished"]:
-            raise IllegalAction("game_over", gettext_noop("The game is over."))
-        if not is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn."))
-        move = _parse_action(state, seat, action)
+    def is_over(self, state: State) -> bool:
+        return state["finished"]
+
+    def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
+        """A draw, claim, run or pass of the right shape by the seat to act (``Engine.apply``)."""
+        move = _check_move(state, seat, kind, action[kind])
         new = _successor(state)
         new["actions"] += 1
         events: list[Event] = []
@@ -194,8 +191,8 @@ class QuantumTicketToRide:
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> dict:
-        if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
+        if seat is not None:
+            self.check_seat(state, seat)
         finished = state["finished"]
         game_map = state["map"]
         seats = []
@@ -243,10 +240,9 @@ class QuantumTicketToRide:
           "have": cards of that gate in hand, "free": unclaimed, "affordable"}``;
         * ``{"pass": true}`` -- ``{"kind": "pass"}``. A draw is chance: no preview.
         """
-        if not is_int(seat) or not 0 <= seat < state["players"]:
-            raise IllegalAction("bad_seat", gettext_noop("No such seat."))
+        self.check_seat(state, seat)
         if not isinstance(action, dict) or len(action) != 1:
-            raise IllegalAction("malformed", gettext_noop("Preview one action: a run, a claim or a pass."))
+            raise IllegalAction("bad_action", gettext_noop("Preview one action: a run, a claim or a pass."))
         (key, value), = action.items()
         if key == "draw" and value is True:
             raise IllegalAction("no_preview", gettext_noop("Drawing is chance: there is nothing to preview."))
@@ -273,7 +269,7 @@ class QuantumTicketToRide:
                 raise IllegalAction("no_route", gettext_noop("Two cities in a row must be joined by a route."))
             raise IllegalAction("bad_path", gettext_noop("A path starts at your mission's start "
                                                          "city and passes each city at most once."))
-        raise IllegalAction("malformed", gettext_noop("Preview one action: a run, a claim or a pass."))
+        raise IllegalAction("bad_action", gettext_noop("Preview one action: a run, a claim or a pass."))
 
     def outcome(self, state: State) -> dict | None:
         return clone(state["result"]) if state["finished"] else None
@@ -325,80 +321,67 @@ def _circuit_of(state: State, runs: list[dict]):
 
 # --------------------------------------------------------------------------- parsing
 
-def _parse_options(options: Any) -> dict:
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise IllegalAction("bad_option", gettext_noop("Options must be a JSON object."))
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise IllegalAction("bad_option", gettext_noop("Unknown option(s): %(options)s. Known: map."),
-                            {"options": ", ".join(sorted(map(str, unknown)))})
-    return clone(options)
-
-
-def _parse_action(state: State, seat: int, action: Any) -> tuple:
-    shapes = ('{"draw": true}, {"claim": route}, {"run": [city, ...]} or {"pass": true}')
-    if not isinstance(action, dict) or len(action) != 1:
-        raise IllegalAction("malformed", gettext_noop("An action is one of %(shapes)s."), {"shapes": shapes})
-    (key, value), = action.items()
-    step = state["step"]
-    if key in ("draw", "pass"):
-        if value is not True:
-            raise IllegalAction("malformed", gettext_noop('Send {"%(key)s": true}.'), {"key": key})
-        if key == "draw":
-            if step != "act":
-                raise IllegalAction("already_acted", gettext_noop(
-                    "You have drawn or claimed this turn: run a path or end the turn."))
-            if not _can_draw(state, seat):
-                raise IllegalAction("cannot_draw", gettext_noop(
-                    "You cannot draw: the pile is empty or your hand holds %(limit)s cards."),
-                    {"limit": HAND_LIMIT})
-        elif step == "act" and (_can_draw(state, seat) or _claimable(state, seat)):
-            raise IllegalAction("must_act", gettext_noop(
-                "Draw two cards or claim a route; you may pass only when you can do neither."))
-        return (key,)
+def _check_move(state: State, seat: int, key: str, value: Any) -> tuple:
+    """The rules of an action whose shape is checked (``QuantumTicketToRide.actions``): the
+    move, ``(key,)`` or ``(key, route or cities)``."""
     if key == "claim":
-        if not is_int(value) or not 0 <= value < len(state["owners"]):
-            raise IllegalAction("malformed", gettext_noop('"claim" takes the index of a route.'))
-        if step != "act":
-            raise IllegalAction("already_acted", gettext_noop(
-                "You have drawn or claimed this turn: run a path or end the turn."))
-        route = state["map"]["routes"][value]
-        if state["owners"][value] is not None:
-            raise IllegalAction("route_taken", gettext_noop("%(a)s–%(b)s is already claimed."),
-                                {"a": route["a"], "b": route["b"]})
-        have = state["hands"][seat].count(route["gate"])
-        if have < route["length"]:
-            raise IllegalAction("not_enough_cards",
-                                gettext_noop("%(a)s–%(b)s needs %(length)s %(gate)s cards; you "
-                                             "hold %(have)s."),
-                                {"a": route["a"], "b": route["b"], "length": route["length"],
-                                 "gate": route["gate"], "have": have})
-        return ("claim", value)
+        return ("claim", _check_claim(state, seat, value))
     if key == "run":
-        names = {c["name"] for c in state["map"]["cities"]}
-        if (not isinstance(value, list) or len(value) < 2
-                or not all(isinstance(c, str) and c in names for c in value)):
-            raise IllegalAction("malformed", gettext_noop(
-                '"run" takes a list of cities, from your mission\'s start to its target.'))
-        if step != "run":
-            raise IllegalAction("not_now", gettext_noop("You run a path after your action (draw or claim)."))
-        mission = state["missions"][seat]
-        if value[0] != mission["start"] or value[-1] != mission["target"]:
-            raise IllegalAction("wrong_ends", gettext_noop(
-                "A run goes from your mission's start city to its target city."))
-        if len(set(value)) != len(value):
-            raise IllegalAction("city_twice", gettext_noop("A run passes each city at most once."))
-        routes = _path_routes(state, value)
-        for (a, b), r in zip(zip(value, value[1:], strict=False), routes, strict=True):
-            if r is None or state["owners"][r] != seat:
-                raise IllegalAction("not_your_route", gettext_noop("You have not claimed a route %(a)s–%(b)s."),
-                                    {"a": a, "b": b})
-        if value not in runnable_paths(state, seat):
-            raise IllegalAction("too_many_paths", gettext_noop("Choose one of the listed paths."))
-        return ("run", list(value))
-    raise IllegalAction("malformed", gettext_noop("An action is one of %(shapes)s."), {"shapes": shapes})
+        return ("run", _check_run(state, seat, value))
+    if key == "draw" and state["step"] != "act":
+        raise IllegalAction("already_acted", gettext_noop(
+            "You have drawn or claimed this turn: run a path or end the turn."))
+    if key == "draw" and not _can_draw(state, seat):
+        raise IllegalAction("cannot_draw", gettext_noop(
+            "You cannot draw: the pile is empty or your hand holds %(limit)s cards."),
+            {"limit": HAND_LIMIT})
+    if key == "pass" and state["step"] == "act" and (_can_draw(state, seat) or _claimable(state, seat)):
+        raise IllegalAction("must_act", gettext_noop(
+            "Draw two cards or claim a route; you may pass only when you can do neither."))
+    return (key,)
+
+
+def _check_claim(state: State, seat: int, r: int) -> int:
+    if r >= len(state["owners"]):
+        raise IllegalAction("bad_action", gettext_noop('"claim" takes the index of a route.'))
+    if state["step"] != "act":
+        raise IllegalAction("already_acted", gettext_noop(
+            "You have drawn or claimed this turn: run a path or end the turn."))
+    route = state["map"]["routes"][r]
+    if state["owners"][r] is not None:
+        raise IllegalAction("route_taken", gettext_noop("%(a)s–%(b)s is already claimed."),
+                            {"a": route["a"], "b": route["b"]})
+    have = state["hands"][seat].count(route["gate"])
+    if have < route["length"]:
+        raise IllegalAction("not_enough_cards",
+                            gettext_noop("%(a)s–%(b)s needs %(length)s %(gate)s cards; you "
+                                         "hold %(have)s."),
+                            {"a": route["a"], "b": route["b"], "length": route["length"],
+                             "gate": route["gate"], "have": have})
+    return r
+
+
+def _check_run(state: State, seat: int, cities: list[str]) -> list[str]:
+    names = {c["name"] for c in state["map"]["cities"]}
+    if not all(c in names for c in cities):
+        raise IllegalAction("bad_action", gettext_noop(
+            '"run" takes a list of cities, from your mission\'s start to its target.'))
+    if state["step"] != "run":
+        raise IllegalAction("not_now", gettext_noop("You run a path after your action (draw or claim)."))
+    mission = state["missions"][seat]
+    if cities[0] != mission["start"] or cities[-1] != mission["target"]:
+        raise IllegalAction("wrong_ends", gettext_noop(
+            "A run goes from your mission's start city to its target city."))
+    if len(set(cities)) != len(cities):
+        raise IllegalAction("city_twice", gettext_noop("A run passes each city at most once."))
+    routes = _path_routes(state, cities)
+    for (a, b), r in zip(zip(cities, cities[1:], strict=False), routes, strict=True):
+        if r is None or state["owners"][r] != seat:
+            raise IllegalAction("not_your_route", gettext_noop("You have not claimed a route %(a)s–%(b)s."),
+                                {"a": a, "b": b})
+    if list(cities) not in runnable_paths(state, seat):
+        raise IllegalAction("too_many_paths", gettext_noop("Choose one of the listed paths."))
+    return list(cities)
 
 
 def _successor(state: State) -> State:

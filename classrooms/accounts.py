@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, LogoutView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -30,6 +30,19 @@ from config import clientip
 
 SUFFIX_LENGTH = 4
 SLOW_DOWN = gettext_lazy("Too many attempts: wait a minute and try again.")
+
+
+class LogoutPage(LogoutView):
+    """Log out: the header's button posts here. The address opened as a page (typed, a bookmark)
+    shows that button to a teacher logged in, and the login page to anyone else (Django's view
+    answers a GET with a blank 405; a GET never logs out, so no other site can log one out)."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect("login")
+        return render(request, "registration/logout_confirm.html")
 
 
 def account_flags(request: HttpRequest) -> dict:

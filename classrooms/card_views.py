@@ -9,12 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from classrooms import cards
-from classrooms.join_link import join_link
+from classrooms.join_link import public_link
 from classrooms.models import ClassMember, Classroom
 from classrooms.qr import qr_svg
+from config.errors import post_only
 from games.errors import AppError
 
 
@@ -27,11 +27,15 @@ def _own_member(request: HttpRequest, class_id: int, member_id: int) -> ClassMem
 
 
 def _back(classroom: Classroom) -> HttpResponse:
-    return redirect(reverse("classrooms:classroom", args=[classroom.pk]) + "#cards")
+    return redirect(_cards_section(None, classroom.pk))
+
+
+def _cards_section(request: HttpRequest | None, class_id: int, **_kwargs) -> str:
+    return reverse("classrooms:classroom", args=[class_id]) + "#cards"
 
 
 @login_required
-@require_POST
+@post_only(_cards_section)
 def cards_enable(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
     cards.set_cards_enabled(classroom, request.POST.get("enabled") == "1")
@@ -40,7 +44,7 @@ def cards_enable(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_cards_section)
 def members_add(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
     try:
@@ -54,7 +58,7 @@ def members_add(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_cards_section)
 def member_reissue(request: HttpRequest, class_id: int, member_id: int) -> HttpResponse:
     member = _own_member(request, class_id, member_id)
     cards.reissue(member)
@@ -63,7 +67,7 @@ def member_reissue(request: HttpRequest, class_id: int, member_id: int) -> HttpR
 
 
 @login_required
-@require_POST
+@post_only(_cards_section)
 def member_delete(request: HttpRequest, class_id: int, member_id: int) -> HttpResponse:
     member = _own_member(request, class_id, member_id)
     classroom = member.classroom
@@ -74,10 +78,19 @@ def member_delete(request: HttpRequest, class_id: int, member_id: int) -> HttpRe
 
 @login_required
 def cards_print(request: HttpRequest, class_id: int) -> HttpResponse:
+    """The cards to print, their links and QR codes at the address students' phones reach
+    (``classrooms.join_link``). Refused (409, saying why and what to do) when that address is
+    one only this computer can open: a printed card cannot be fixed afterwards."""
     classroom = _own_classroom(request, class_id)
-    base = join_link(request, "").url.split("?")[0]
+    join = public_link(request, reverse("classrooms:join"))
+    if join.warning:
+        return render(request, "classrooms/cards.html", {
+            "classroom": classroom, "refused": True, "join_url": join.url,
+            "count": classroom.members.count()}, status=409)
+    base = join.url
     # the code in the link's fragment, which the browser keeps to itself (no access log has it):
     # the join page's script puts it in the form (static/js/card-link.js)
     rows = [{"member": m, "qr": qr_svg(f"{base}#card={m.card_code}")} for m in classroom.members.all()]
-    return render(request, "classrooms/cards.html", {"classroom": classroom, "cards": rows, "join_url": base,
-                                                    "homework_url": request.build_absolute_uri(reverse("classrooms:homework"))})
+    return render(request, "classrooms/cards.html", {
+        "classroom": classroom, "cards": rows, "join_url": base,
+        "homework_url": public_link(request, reverse("classrooms:homework")).url})

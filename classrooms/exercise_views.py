@@ -9,11 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
 
 from classrooms import exercises
 from classrooms.models import Classroom, Exercise
+from config.errors import post_only
 from games import limits
 from games.bots import bot_levels
 from games.engines import get_game
@@ -63,8 +64,12 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
     return _editor(request, classroom)
 
 
+def _class_page(request: HttpRequest, class_id: int, **_kwargs) -> str:
+    return reverse("classrooms:classroom", args=[class_id])
+
+
 @login_required
-@require_POST
+@post_only(lambda request, class_id: reverse("classrooms:exercise-new", args=[class_id]))
 def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     """The editor's "Validate" button: ``{"variant", "options"}`` → ``{"ok": true, "payload"}``
     (the starting board as the students will see it) or ``{"ok": false, "code", "message"}``."""
@@ -87,7 +92,7 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
 
 
 @login_required
-@require_POST
+@post_only(_class_page)
 def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
     """Open a class session from the exercise: every table starts from its position."""
     exercise = _own_exercise(request, class_id, exercise_id)
@@ -104,7 +109,7 @@ def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> Http
 
 
 @login_required
-@require_POST
+@post_only(_class_page)
 def exercise_delete(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
     exercise = _own_exercise(request, class_id, exercise_id)
     exercise.delete()

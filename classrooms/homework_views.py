@@ -11,12 +11,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from classrooms import homework, throttle
 from classrooms.models import Assignment, Classroom
 from classrooms.progress_views import result_word
 from classrooms.views import SLOW_DOWN, browser_id, card_in_fragment, client_address
+from config.errors import post_only
 from games.errors import AppError
 
 POLL_SECONDS = 5  # the teacher's assignment page fetches itself again this often (while visible)
@@ -27,8 +27,16 @@ def _own_assignment(request: HttpRequest, class_id: int, assignment_id: int) -> 
                              classroom_id=class_id, classroom__teacher=request.user)
 
 
+def _class_homework(request: HttpRequest, class_id: int, **_kwargs) -> str:
+    return reverse("classrooms:classroom", args=[class_id]) + "#homework"
+
+
+def _homework(request: HttpRequest, *args, **kwargs) -> str:
+    return reverse("classrooms:homework")
+
+
 @login_required
-@require_POST
+@post_only(_class_homework)
 def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = get_object_or_404(Classroom, pk=class_id, teacher=request.user)
     try:
@@ -57,7 +65,7 @@ def assignment_detail(request: HttpRequest, class_id: int, assignment_id: int) -
 
 
 @login_required
-@require_POST
+@post_only(lambda request, class_id, assignment_id: reverse("classrooms:assignment", args=[class_id, assignment_id]))
 def assignment_delete(request: HttpRequest, class_id: int, assignment_id: int) -> HttpResponse:
     assignment = _own_assignment(request, class_id, assignment_id)
     homework.delete_assignment(assignment)
@@ -92,13 +100,13 @@ def student_home(request: HttpRequest) -> HttpResponse:
                   status=status)
 
 
-@require_POST
+@post_only(_homework)
 def student_forget(request: HttpRequest) -> HttpResponse:
     request.session.pop(homework.BROWSER_CARD_KEY, None)
     return redirect("classrooms:homework")
 
 
-@require_POST
+@post_only(_homework)  # (a reload of the game's start: the homework page, whose button continues it)
 def student_play(request: HttpRequest, assignment_id: int) -> HttpResponse:
     member = homework.browser_member(request.session)
     if member is None:

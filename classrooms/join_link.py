@@ -61,7 +61,11 @@ class JoinLink:
 
 
 def join_link(request: HttpRequest, code: str) -> JoinLink:
-    path = reverse("classrooms:join") + f"?code={code}"
+    return public_link(request, reverse("classrooms:join") + f"?code={code}")
+
+
+def public_link(request: HttpRequest, path: str) -> JoinLink:
+    """``path`` of this app at the address students reach (see ``join_link``)."""
     public = (getattr(settings, "PUBLIC_URL", "") or "").rstrip("/")
     if public:
         return JoinLink(public + path, "")

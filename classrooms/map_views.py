@@ -6,11 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from classrooms import ticket_maps
 from classrooms.models import Classroom, TicketMap
+from config.errors import post_only
 
 
 def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:
@@ -51,7 +52,7 @@ def map_upload(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(lambda request, class_id, map_id: reverse("classrooms:map-upload", args=[class_id]))
 def map_delete(request: HttpRequest, class_id: int, map_id: int) -> HttpResponse:
     stored = get_object_or_404(TicketMap, pk=map_id, classroom_id=class_id, classroom__teacher=request.user)
     stored.delete()

@@ -12,7 +12,6 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_POST
 
 from classrooms import cards, codes, homework, selectors, services, throttle, ticket_maps
 from classrooms.csvcells import safe_row
@@ -22,6 +21,7 @@ from classrooms.models import Classroom, ClassSession
 from classrooms.qr import qr_svg
 from classrooms.standings import session_standings
 from config import clientip
+from config.errors import post_only
 from games.bots import LEVEL_NAMES, bot_levels
 from games.engines import list_games
 from games.errors import AppError
@@ -143,7 +143,7 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(lambda request, session_id: reverse("classrooms:dashboard", args=[session_id]))
 def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     classroom_id = session.classroom_id
@@ -153,7 +153,7 @@ def delete_session(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(lambda request, class_id: reverse("classrooms:classroom", args=[class_id]))
 def delete_classroom(request: HttpRequest, class_id: int) -> HttpResponse:
     services.delete_classroom(_own_classroom(request, class_id))
     messages.success(request, gettext_lazy("The class and all its sessions, games and students' data were deleted."))

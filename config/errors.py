@@ -2,19 +2,26 @@
 
 ``handler400/403/404/500`` (config/urls.py) answer for Django; ``FriendlyErrors`` (a middleware)
 also turns the app's own ``Http404`` / ``PermissionDenied`` and an address that matches no page
-into the same friendly page when DEBUG is on, where Django would show its technical page. Pages
-that choose their own error status (a wrong join code, a replay that must wait) keep theirs."""
+into the same friendly page when DEBUG is on, where Django would show its technical page, and
+any page's blank 405 (a method the address does not take) into the app's 405 page. Pages that
+choose their own error status (a wrong join code, a replay that must wait) keep theirs.
+
+``post_only(back)`` replaces ``require_POST`` on the app's form actions: a GET of an action's
+address (a reload after it, a bookmark, a link typed) goes back to the page the action belongs
+to (nothing is done); any other method gets the 405 page."""
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import wraps
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 
 from games.access import LOBBY_URL_KEY
+from games.errors import AppError
 
 # Django's own messages (get_object_or_404, the URL resolver) are not for students.
 _TECHNICAL = re.compile(r"matches the given query|^No .* found matching|Resolver404|'tried'|^\{")
@@ -30,8 +37,10 @@ def _reason(exception: BaseException | None) -> str:
 
 def _page(request: HttpRequest, status: int, exception: BaseException | None = None) -> HttpResponse:
     if request.path.startswith("/api/"):
-        messages = {403: _("You may not do this."), 404: _("Nothing here."), 400: _("Bad request.")}
-        return JsonResponse({"code": {403: "forbidden", 404: "not_found"}.get(status, "bad_request"),
+        messages = {403: _("You may not do this."), 404: _("Nothing here."), 400: _("Bad request."),
+                    405: _("This address does not take that method.")}
+        codes = {403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+        return JsonResponse({"code": codes.get(status, "bad_request"),
                              "message": _reason(exception) or messages.get(status, "")}, status=status)
     session = getattr(request, "session", None)
     context = {"status": status, "reason": _reason(exception),
@@ -60,6 +69,30 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return response
 
 
+def method_not_allowed(request: HttpRequest, allowed: str = "POST") -> HttpResponse:
+    """The app's 405 page (``allowed``: the methods the address takes, in the Allow header)."""
+    response = _page(request, 405)
+    response["Allow"] = allowed
+    return response
+
+
+def post_only(back: Callable[..., str] | None = None):
+    """A view that acts on a form's POST (like ``require_POST``). A GET or HEAD of its address
+    goes to ``back(request, **the view's arguments)``, the page the action belongs to, where
+    there is one (a reload after posting, a bookmark: nothing is done); any other method, or a
+    GET without ``back``, is answered with the app's 405 page."""
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method == "POST":
+                return view(request, *args, **kwargs)
+            if request.method in ("GET", "HEAD") and back is not None:
+                return HttpResponseRedirect(back(request, *args, **kwargs))
+            return method_not_allowed(request)
+        return wrapped
+    return decorate
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     # No database, no session: whatever failed may fail again.
     return HttpResponse(loader.render_to_string("errors/500.html"), status=500)
@@ -76,6 +109,9 @@ class FriendlyErrors:
         if (response.status_code == 404 and getattr(request, "resolver_match", None) is None
                 and not getattr(response, "friendly_error", False)):
             return _page(request, 404)  # an address that matches no page (Django's technical 404)
+        if (response.status_code == 405 and not getattr(response, "friendly_error", False)
+                and not request.path.startswith("/api/")):  # (the API answers its own, in JSON)
+            return method_not_allowed(request, response.get("Allow", ""))  # Django's is blank
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
@@ -83,4 +119,6 @@ class FriendlyErrors:
             return _page(request, 404, exception)
         if isinstance(exception, PermissionDenied):
             return _page(request, 403, exception)
+        if isinstance(exception, AppError) and exception.code == "rules_version":
+            return _page(request, 410, exception)  # a match recorded under rules no longer played
         return None

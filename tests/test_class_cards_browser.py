@@ -14,6 +14,18 @@ from tests.support.browser import log_in_teacher
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 
+@pytest.fixture
+def server(transactional_db):
+    """A server with a LAN address (a card printed at a loopback address is refused,
+    tests/test_class_cards_print.py); the browsers still open it at 127.0.0.1."""
+    from tests.support.server import LiveServer
+
+    server = LiveServer(extra_env={"LAN_ADDRESS": "192.0.2.10"})
+    server.start()
+    yield server
+    server.stop()
+
+
 def test_teacher_prints_cards_and_a_student_joins_with_one_on_a_phone(chromium, server, teacher):
     classroom = Classroom.objects.create(teacher=teacher, name="9A")
     session = services.open_session(classroom, "quantum-tictactoe")
@@ -30,6 +42,7 @@ def test_teacher_prints_cards_and_a_student_joins_with_one_on_a_phone(chromium, 
     assert_no_serious_violations(page, "cards print page")
     ada = ClassMember.objects.get(nickname="Ada")
     expect(page.locator(f".class-card[data-member='{ada.pk}']")).to_contain_text(ada.card_code)
+    expect(page.locator(".class-card").first).to_contain_text("http://192.0.2.10:")  # the LAN address
     page.emulate_media(media="print")  # the print rules: two cards a row, no page chrome
     expect(page.locator(".no-print")).to_be_hidden()
     columns = page.locator(".class-cards").evaluate("e => getComputedStyle(e).gridTemplateColumns.split(' ').length")

@@ -14,15 +14,47 @@ from tests.support.server import LiveServer
 from tests.support.worker import CeleryWorker
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     """The translation catalogs compiled (as `make install` does) before any test or server
-    process reads them: a plain `pytest` on a fresh checkout has no .mo files yet."""
+    process reads them: a plain `pytest` on a fresh checkout has no .mo files yet. (First: under
+    pytest-xdist, before the workers start; each worker finds them current.)"""
     from pathlib import Path
 
     from classrooms.management.commands.compile_catalogs import compile_catalog
 
     for po in sorted((Path(__file__).resolve().parent.parent / "locale").glob("*/LC_MESSAGES/*.po")):
         compile_catalog(po)
+
+
+# Fixtures that start processes (a server, Chromium, a Celery worker) once per test process.
+PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_process", "stack",
+                    "stack_processes"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``make test``: ``--dist loadfile``, each file one worker's) the files
+    that drive a browser come first, then those that start servers, then the rest: a long file
+    started last would leave the other workers idle at the end, while the many quick files fill
+    every worker's time to the end. (A worker's own order within a file is kept; a run without
+    xdist keeps the order of the files.)"""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+
+    def weight(item) -> int:
+        if item.get_closest_marker("browser") or "chromium" in item.fixturenames:
+            return 0
+        if item.get_closest_marker("server") or PROCESS_FIXTURES & set(item.fixturenames):
+            return 1
+        return 2
+
+    def file_of(item) -> str:
+        return item.nodeid.split("::")[0]
+
+    rank: dict[str, int] = {}
+    for item in items:
+        rank[file_of(item)] = min(rank.get(file_of(item), 2), weight(item))
+    items.sort(key=lambda item: rank[file_of(item)])
 
 
 @pytest.fixture(autouse=True)

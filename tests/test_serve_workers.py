@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DB_NAME = "qc_serve_workers_test"
+DB_NAME = f"qc_serve_workers_test_{os.getpid()}"  # (a run's own: runs side by side do not share it)
 PREFIX = "qcserveworkers"
 
 needs_services = [
@@ -51,8 +51,16 @@ def free_port() -> int:
 
 
 def redis_db_of_our_own() -> str:
+    """The Redis database after those of the run's xdist workers (config/settings_test.py gives
+    each worker the URL's number plus its own): no worker's cache clearing reaches it."""
     parts = urlsplit(os.environ["REDIS_URL"])
-    return urlunsplit(parts._replace(path="/9"))
+    db = int(parts.path.strip("/") or 0)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw"):
+        db += int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) - int(worker[2:])
+    else:
+        db += 1
+    return urlunsplit(parts._replace(path=f"/{db % 16}"))
 
 
 @pytest.fixture

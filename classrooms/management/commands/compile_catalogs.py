@@ -6,6 +6,7 @@ their .mo are compiled again (``--force``: all of them).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import polib
@@ -30,7 +31,11 @@ def compile_catalog(po_path: Path, *, force: bool = False) -> bool:
     for entry in list(catalog):
         if "fuzzy" in entry.flags or entry.obsolete:
             catalog.remove(entry)
-    catalog.save_as_mofile(str(mo_path))
+    # written beside it, then renamed over it: a process reading the catalogs meanwhile (the
+    # test suite's workers compile them too) reads the old file or the new, never half of one
+    partial = mo_path.with_name(f".{mo_path.stem}.{os.getpid()}.mo")
+    catalog.save_as_mofile(str(partial))
+    os.replace(partial, mo_path)
     return True
 
 

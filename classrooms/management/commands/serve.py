@@ -10,7 +10,9 @@ dies is started again (at most ``MAX_RESTARTS`` times a minute, then the whole s
 an error rather than flap), SIGTERM/SIGINT stop all workers. More than one worker needs a shared
 channel layer (Redis): with the in-memory layer each process would have its own groups and a move
 made on one worker would never reach a socket held by another, so that is refused.
-``--workers 1`` (the default, ``make run``) is daphne in this process, as before.
+``--workers 1`` (the default, ``make run``) is daphne in this process, as before. ``--lan``
+admits this machine's LAN address (the one printed) in every worker: it is handed to them in
+their environment (``LAN_ADDRESS``, read by the settings), as one named there is used as it is.
 ``--server uvicorn`` (``pip install 'uvicorn[standard]'``, the ``uvicorn`` extra) runs uvicorn
 workers the same way (``uvicorn --fd``), without its proxy-header handling (the app believes
 ``X-Forwarded-For`` from ``TRUSTED_PROXIES`` only)."""
@@ -98,10 +100,11 @@ class Command(BaseCommand):
         if lan:
             from classrooms.join_link import admit_lan_address, lan_address
 
-            address = lan_address()
+            address = settings.LAN_ADDRESS or lan_address()  # (named in the environment: that one)
             host = "0.0.0.0"
             if address:
                 admit_lan_address(address)
+                os.environ["LAN_ADDRESS"] = address  # the workers' settings admit it too
                 shown = address
             else:
                 self.stdout.write(self.style.WARNING(

@@ -11,6 +11,7 @@ from games.models import Match
 from tests.support.axe import assert_no_serious_violations
 from tests.support.browser import log_in
 from tests.support.clients import Student, Teacher, students_joined
+from tests.support.phone import phone_problems
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -55,10 +56,23 @@ def test_the_projector_follows_the_lesson_from_join_code_to_podium(chromium, ser
 
     assert owner.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
     match_id = owner.api("POST", f"/api/sessions/{session['id']}/start-all/").json()["tables"][0]["match"]
-    expect(screen.locator("#screen-join")).to_be_hidden()          # play started: the code leaves the board
+    expect(screen.locator("#screen-join")).to_be_hidden()          # play started: the big code leaves the board
+    corner = screen.locator("[data-testid=screen-join-corner]")      # ... for a small one in a corner
+    expect(corner).to_be_visible()
+    expect(corner.locator(".corner-code")).to_have_text(session["join_code"])
+    expect(corner.locator(".qr svg")).to_be_visible()
     expect(screen.locator("[data-testid=screen-tables] li[data-table='1']")).to_have_attribute("data-status", "playing")
     expect(screen.locator("[data-testid=standings] tbody tr")).to_have_count(2)
     check_state(screen, "playing")
+    # from the back of the room, on a 1920 × 1080 projector: the results are 32 px and more, and
+    # the corner with the code sits in the top right quarter
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    for part in ("#standings", "#screen-tables", "[data-testid=screen-join-corner]"):
+        assert phone_problems(screen, within=part, min_text=32)["tiny"] == [], part
+    box = corner.bounding_box()
+    assert box["x"] >= 1920 / 2 and box["y"] + box["height"] <= 1080 / 2, box
+    screen.screenshot(path="/tmp/qc-shots/projector-playing.png")
+    screen.set_viewport_size({"width": 1280, "height": 800})
 
     seat = {s.api("GET", f"/api/matches/{match_id}/").json()["seat"]: s for s in students}
     # X and O both put their marks on 1 and 2: a 2-cycle; X chooses where O's mark lands
@@ -82,9 +96,16 @@ def test_the_projector_follows_the_lesson_from_join_code_to_podium(chromium, ser
     expect(screen.locator("#screen-podium")).to_be_visible()
     winners = match.outcome["winners"]
     expect(podium).to_have_count(2)
-    if len(winners) == 1:   # a win: first and second place; a draw: both first
+    rows = screen.locator("[data-testid=standings] tbody tr")
+    if len(winners) == 1:   # a win: first and second place; a draw: both first, and it says so
         expect(podium.locator(".podium-place")).to_have_text(["Place 1", "Place 2"])
+        expect(rows.locator(".tied")).to_have_count(0)
     else:
-        expect(podium.locator(".podium-place")).to_have_text(["Place 1", "Place 1"])
-    expect(screen.locator("[data-testid=standings] tbody tr").first).to_have_attribute("data-place", "1")
+        expect(podium.locator(".podium-place")).to_have_text(["Place 1, tied", "Place 1, tied"])
+        expect(rows.locator("td.place")).to_have_text(["1 tied", "1 tied"])
+    expect(rows.first).to_have_attribute("data-place", "1")
     check_state(screen, "podium")
+    # the session locked: nobody can join, the corner with the code goes
+    expect(corner).to_be_visible()
+    assert owner.api("POST", f"/api/sessions/{session['id']}/lock/").status_code == 200
+    expect(corner).to_be_hidden()

@@ -5,6 +5,14 @@ import { _, nt, tr } from "./i18n.js";
 import { connect, el, namedSeats } from "./live.js";
 
 const STATUS = { waiting: _("waiting to start"), playing: _("playing"), finished: _("finished"), abandoned: _("abandoned") };
+// a place shared by a tie says so (in the standings, on the podium)
+const TIED = _("tied");
+const placeWords = (place, tied) => (tied ? tr("Place %(n)s, tied", { n: place }) : tr("Place %(n)s", { n: place }));
+const sharedPlaces = (rows) => {
+  const count = {};
+  for (const r of rows) count[r.place] = (count[r.place] || 0) + 1;
+  return new Set(Object.keys(count).filter((p) => count[p] > 1).map(Number));
+};
 const number = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
 const signed = (x) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : x < 0 ? "−" : "") + number(Math.abs(x)));
 
@@ -40,17 +48,23 @@ export function screen(sessionId, initial) {
     $("screen-round").textContent = round ? tr("Round %(n)s", { n: round }) : "";
     const join = $("screen-join");
     if (join) join.classList.toggle("hidden", state.phase !== "lobby");
+    // once play has started, the code and QR stay in a corner while students may still join
+    const corner = $("screen-join-corner");
+    if (corner) corner.classList.toggle("hidden", state.phase === "lobby" || state.session.status !== "open");
     if ($("screen-joined")) $("screen-joined").textContent = nt("%(n)s student has joined", "%(n)s students have joined", state.joined);
 
     $("screen-podium").classList.toggle("hidden", state.phase !== "podium");
-    $("podium").replaceChildren(...state.podium.map((p) => el("li", { class: `podium-step place-${p.place}`, "data-place": p.place },
-      el("span", { class: "podium-place" }, tr("Place %(n)s", { n: p.place })),
+    const podiumTies = sharedPlaces(state.podium);
+    $("podium").replaceChildren(...state.podium.map((p) => el("li", { class: `podium-step place-${p.place}`, "data-place": p.place, "data-tied": podiumTies.has(p.place) ? "1" : null },
+      el("span", { class: "podium-place" }, placeWords(p.place, podiumTies.has(p.place))),
       el("span", { class: "podium-name" }, p.name),
       el("span", { class: "podium-points" }, nt("%(n)s point", "%(n)s points", Number.isInteger(p.points) ? p.points : 2, { n: number(p.points) })))));
 
     const rows = state.students.filter((s) => s.played || state.phase !== "lobby");
-    $("standings").tBodies[0].replaceChildren(...rows.map((s) => el("tr", { "data-place": s.place },
-      el("td", {}, String(s.place)), el("th", { scope: "row" }, s.name), el("td", { class: "points" }, number(s.points)),
+    const ties = sharedPlaces(rows);
+    $("standings").tBodies[0].replaceChildren(...rows.map((s) => el("tr", { "data-place": s.place, "data-tied": ties.has(s.place) ? "1" : null },
+      el("td", { class: "place" }, String(s.place), ties.has(s.place) ? el("span", { class: "tied" }, ` ${TIED}`) : ""),
+      el("th", { scope: "row" }, s.name), el("td", { class: "points" }, number(s.points)),
       el("td", {}, String(s.won)), el("td", {}, String(s.played)),
       state.luck ? el("td", { class: "luck" }, signed(s.luck)) : "")));
 
@@ -71,7 +85,7 @@ export function screen(sessionId, initial) {
     shown = new Set(state.moments.map((m) => m.id));
     if (live && fresh.length) $("announce").textContent = fresh.join(" ");
     if (live && state.phase === "podium" && state.podium.length) {
-      $("announce").textContent = state.podium.map((p) => `${tr("Place %(n)s", { n: p.place })}: ${p.name}`).join(". ");
+      $("announce").textContent = state.podium.map((p) => `${placeWords(p.place, podiumTies.has(p.place))}: ${p.name}`).join(". ");
     }
   }
   render(initial, false);

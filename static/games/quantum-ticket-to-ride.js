@@ -45,6 +45,21 @@ const TEXT = {
   canClaim: (r) => nt("Claim %(a)s–%(b)s with %(n)s %(gate)s card.", "Claim %(a)s–%(b)s with %(n)s %(gate)s cards.", r.length, { a: r.a, b: r.b, gate: r.gate }),
   picked: (r) => t("Route %(a)s–%(b)s selected (%(gate)s × %(length)s).", { a: r.a, b: r.b, gate: r.gate, length: r.length }),
   drawPrompt: _("Draw two cards, or pick a route to claim."),
+  // the turn's prompt names only what the page offers now (a full hand has no Draw button)
+  drawOnly: _("Draw two cards: your cards claim no route yet."),
+  handFull: (limit) => t("Your hand is full (%(limit)s cards): pick a route to claim.", { limit }),
+  pileEmpty: _("The pile is empty: pick a route to claim."),
+  passOnly: _("You can neither draw nor claim: pass."),
+  claimPicked: _("Claim the selected route, or pick another."),
+  cannotClaim: _("You lack the cards for that route: pick another one."),
+  cannotClaimDraw: _("You lack the cards for that route: pick another one, or draw two cards."),
+  pathNext: _("Pick the next city of your run, then Run this path."),
+  pathRun: _("Run this path, or go back one city."),
+  pathStuck: _("None of your routes goes on from here: go back one city, or cancel the plan."),
+  pathNone: (c) => t("None of your routes leaves %(city)s yet: cancel the plan.", { city: c }),
+  planDraw: _("Planning a run (you may run it after your action): draw two cards, or cancel the plan to pick a route to claim."),
+  planDrawOnly: _("Planning a run (you may run it after your action): draw two cards."),
+  planClaim: _("Planning a run (you may run it after your action): cancel the plan to pick a route to claim."),
   runPrompt: _("You may run a path along your routes: Plan a run, then pick the cities from your start."),
   noRun: _("None of your paths joins your start to your target yet: end your turn (or plan a run to see the states)."),
   pathStart: (c) => t("Path starts at %(city)s. Pick the next city along your routes.", { city: c }),
@@ -141,7 +156,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   let pickedRoute = null;  // index of the route selected for a claim
   let path = [];           // cities of the run being planned
   let planning = false;
-  let turnKey = null;
+  let seenSeq = null;      // the move last rendered, and this seat's step then: "act", "run" or
+  let seenStep = null;     // "wait" (another's turn); a turn starts clean (see ``render``)
   let current = null;      // the map's Tab stop: the selector of the route or city last focused
 
   const say = (text) => { live.textContent = text; };
@@ -244,9 +260,10 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     path = [m.start];
     say(TEXT.pathStart(m.start));
     refresh();
+    promptChanged();
     focusFirstNext();
   }
-  function stopPlanning() { planning = false; path = []; refresh(); }
+  function stopPlanning() { planning = false; path = []; refresh(); promptChanged(); }
   function addCity(city) {
     const msg = last;
     if (!planning || !nextCities(msg).has(city)) return;
@@ -255,10 +272,11 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const end = steps[steps.length - 1];
     say(TEXT.pathAdd(city, stateWords(missionOf(msg.view), end)));
     refresh();
+    promptChanged();
     focusFirstNext();
   }
   function undoCity() {
-    if (path.length > 1) { path.pop(); say(TEXT.pathBack); refresh(); focusFirstNext(); }
+    if (path.length > 1) { path.pop(); say(TEXT.pathBack); refresh(); promptChanged(); focusFirstNext(); }
   }
   function focusFirstNext() {
     const n = mapBox.querySelector(".ttr-city.next");
@@ -271,6 +289,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     planning = false;
     path = [];
     act({ run: cities });
+    promptChanged();
   }
   root.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
@@ -670,10 +689,44 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     drawPicker(msg);
   }
 
+  // this seat's step in ``msg``: "act" or "run" on its turn, "wait" otherwise
+  const stepOf = (msg) => (mySeat(msg) !== null && msg.view.turn === mySeat(msg) ? msg.view.step : "wait");
+  // what the act step offers, in words naming only the buttons shown (``planning``: claiming
+  // waits for the plan's Cancel)
+  function actPrompt(msg) {
+    const draw = canDraw(msg), claim = claimable(msg).size > 0;
+    if (planning) {
+      if (draw) return claim ? TEXT.planDraw : TEXT.planDrawOnly;
+      return claim ? TEXT.planClaim : TEXT.passOnly;
+    }
+    if (pickedRoute !== null) {
+      if (claimable(msg).has(pickedRoute)) return TEXT.claimPicked;
+      return draw ? TEXT.cannotClaimDraw : TEXT.cannotClaim;
+    }
+    if (draw) return claim ? TEXT.drawPrompt : TEXT.drawOnly;
+    if (claim) return msg.view.pile === 0 ? TEXT.pileEmpty : TEXT.handFull(msg.view.hand_limit || 12);
+    return TEXT.passOnly;
+  }
+  function runPrompt(msg) {
+    if (!planning) return canRun(msg) ? TEXT.runPrompt : TEXT.noRun;
+    if (nextCities(msg).size) return TEXT.pathNext;
+    if (path.length < 2) return TEXT.pathNone(path[0]);
+    return legal(msg).some((a) => Array.isArray(a.run) && a.run.join("|") === path.join("|")) ? TEXT.pathRun : TEXT.pathStuck;
+  }
+
   return {
     render(msg) {
-      const key = `${msg.seq}`;
-      if (key !== turnKey) { turnKey = key; pickedRoute = null; }
+      // every turn starts clean: a new move drops the selected route; the planned run is kept
+      // only from this seat's action to its run step (it was planned for it) and while others
+      // play (planned ahead); it is dropped when this seat's turn begins or ends
+      if (msg.seq !== seenSeq) {
+        const step = stepOf(msg);
+        const keep = (seenStep === "act" && step === "run") || (seenStep === "wait" && step === "wait");
+        if (seenSeq !== null && !keep) { planning = false; path = []; }
+        seenSeq = msg.seq;
+        seenStep = step;
+        pickedRoute = null;
+      }
       if (msg.view.finished || msg.replay) { planning = false; path = []; }
       last = msg;
       if (msg.seq !== undefined) root.dataset.seq = msg.seq;
@@ -682,10 +735,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       refresh();
     },
     prompt(msg) {
-      if (planning) return _("Pick the next city of your run, then Run this path.");
-      if (msg.view.step === "run") return canRun(msg) ? TEXT.runPrompt : TEXT.noRun;
-      if (pickedRoute !== null) return _("Claim the selected route, or pick another.");
-      return TEXT.drawPrompt;
+      if (msg.replay || mySeat(msg) === null || msg.view.finished) return "";
+      return msg.view.step === "run" ? runPrompt(msg) : actPrompt(msg);
     },
     seatLabel(i) { return COLOUR_NAMES[i % SEAT_COLOURS]; },
   };

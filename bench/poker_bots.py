@@ -16,7 +16,7 @@ The bots:
   plans H·Z·H = X (a Z on its |+⟩, then an H: a sure 1 on a doubled bet), knows H·H = I (no
   H wasted on a card where a second H cancels it), SWAPs for a card it can follow, and does
   not count on an H its opponent can take first.
-* one-step (``OneStepStrongBot``): the strong bot of issue 10's first version: one play deep,
+* one-step (``OneStepStrongBot``): the first version of the strong bot: one play deep,
   maximising its win chance; it applies the real gates to the cards it can follow.
 * classic (``ClassicStrongBot``): the same one-play search with every H a coin.
 Run: ``.venv/bin/python bench/poker_bots.py`` (about half a minute per pairing).

@@ -19,7 +19,8 @@ from games.names import game_name
 
 MAX_OPTIONS_CHARS = 20_000
 
-# Ready-made exercises from the rulebook (shared/seeds/004_*.txt), in the engine's options format.
+# Ready-made exercises from the QTris rulebook (docs/rules/qtris.md, "Worked examples"), in the
+# engine's options format.
 EXAMPLES: list[dict[str, Any]] = [
     {
         "key": "3.4.4",

@@ -1,4 +1,4 @@
-"""Which language a reader gets (the teacher's choice for a class session, see issue 14).
+"""Which language a reader gets (including the teacher's choice for a class session).
 
 Order: the language this browser chose with the header's switcher (Django's language cookie),
 then the language the teacher set on the class session this browser last joined, then the

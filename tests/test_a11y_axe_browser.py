@@ -1,4 +1,4 @@
-"""Issue 14, accessibility: axe-core (WCAG 2.2 AA) finds no serious or critical violation on any
+"""Accessibility: axe-core (WCAG 2.2 AA) finds no serious or critical violation on any
 page of a full class session: the public pages, every teacher page (classes, the live dashboard
 with students and tables, report, exercises, statistics), the student lobby, each game in play
 with a preview on the board, the replays and the statistics pages.

@@ -1,4 +1,4 @@
-"""Issue 14, accessibility rules that the static files themselves must keep (no browser needed):
+"""Accessibility rules that the static files themselves must keep (no browser needed):
 every stylesheet that animates turns its animations off for readers who ask for less motion."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: the database work of one move stays small. A ceiling on the statements that
+"""The database work of one move stays small. A ceiling on the statements that
 ``submit_action`` runs (the transaction's BEGIN/COMMIT aside): the match locked with its seats in
 one query, the action inserted, the match updated, and, after the commit, the dashboard's table
 looked up (once per match and process). A change that adds a query per move fails here.

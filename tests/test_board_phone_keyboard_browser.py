@@ -1,4 +1,4 @@
-"""Issue 8, part B, in real browsers (one context per student): every game fits a 375×812 phone
+"""Phones and keyboards, in real browsers (one context per student): every game fits a 375×812 phone
 and every legal target takes a tap; quantum tic-tac-toe says what a half-made move is and why a
 click did nothing; a correct step (the control of a CX) is a prompt, not an error; the result
 appears after the measurement animation; the boards play by keyboard with the hover previews and

@@ -1,4 +1,4 @@
-"""The first real lesson (issue 8, part A) in real browsers: a teacher's dashboard follows the
+"""The first real lesson in real browsers: a teacher's dashboard follows the
 tables live, removing a student tells them at once, the event log is complete on reload and for a
 late watcher, and the sides (X/O) carry the students' names."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17: the Redis channel layer (``config.layers``), against a redis-server of the test's own:
+"""The Redis channel layer (``config.layers``), against a redis-server of the test's own:
 ``group_send`` in two round trips instead of four, a message naming its ``sender`` not delivered
 back to it, a member in the same process served without Redis; one reader per process taking its
 messages off Redis. What channels_redis promises must still hold: every other member

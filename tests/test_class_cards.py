@@ -1,4 +1,4 @@
-"""Class cards (issue 16): a class's roster of nicknames with cards, joining with a card, re-issue,
+"""Class cards: a class's roster of nicknames with cards, joining with a card, re-issue,
 and a member's data rights (deletion leaves nothing of them; retention covers members)."""
 from __future__ import annotations
 

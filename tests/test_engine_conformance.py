@@ -1,5 +1,5 @@
-"""The engine contract (games/engines/base.py, shared/DESIGN.md), checked once for every game in
-``list_games()`` and each of its variants over seeded random matches.
+"""The engine contract (games/engines/base.py, games/engines/contract.py), checked once for
+every game in ``list_games()`` and each of its variants over seeded random matches.
 
 A new engine passes this suite without a line of its own; the per-game twin builders and option
 samplers live in ``tests/support/engines.py``.

@@ -1,4 +1,4 @@
-"""Languages in the browser (issue 14): under Spanish and Polish, no page of a whole class session
+"""Languages in the browser: under Spanish and Polish, no page of a whole class session
 shows an English string of the app — home, join, lobby, each game's page with its events and
 result, each replay, the teacher's dashboard, report and statistics.
 

@@ -1,4 +1,4 @@
-"""The first real lesson (issue 8, part A), service level: removing a student, the live
+"""The first real lesson, service level: removing a student, the live
 dashboard's data and announcements, the end of a session, the event log rebuilt from the log."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Clocks and pace (issue 15, part 3), service level: the per-move clock enforced exactly once by
+"""Clocks and pace, service level: the per-move clock enforced exactly once by
 the random bot (marked in the log, the history and the replay), "pause all tables", "finish in N"
 (every unfinished game ends by its own rule, recorded in the log), the dashboard's commands."""
 from __future__ import annotations

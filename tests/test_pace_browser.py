@@ -1,4 +1,4 @@
-"""Clocks and pace in real browsers (issue 15, part 3): a teacher and two students at a quantum
+"""Clocks and pace in real browsers: a teacher and two students at a quantum
 tic-tac-toe table with a 2-second clock (the server is started with short clock and "finish in"
 choices). A student lets the time run out: the random bot's move appears, marked, in both logs;
 the teacher gives every table, then this table alone (its card's clock, by keyboard), a longer

@@ -1,4 +1,4 @@
-"""The projector view (issue 15): who may open it, what its payload holds in each phase (join
+"""The projector view: who may open it, what its payload holds in each phase (join
 code, standings, teaching moments, podium), that it holds no secret (poker hole cards,
 Ticket-to-Ride missions, private events) and that its socket is the teacher's and read-only."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The projector view in a real browser (issue 15): the join code and QR while the lobby is open,
+"""The projector view in a real browser: the join code and QR while the lobby is open,
 students counted as they join, then live standings and the teaching moments of the game as it
 is played (no reload), and a podium when every table has finished; axe passes and a 375 px
 phone needs no sideways scrolling in every state."""

@@ -1,4 +1,4 @@
-"""Issue 9, safe to put on the internet: production defaults fail closed, joining cannot be
+"""Safe to put on the internet: production defaults fail closed, joining cannot be
 abused, data really goes, bad input is a 400, CSV cells are inert, CSP, socket caps."""
 from __future__ import annotations
 

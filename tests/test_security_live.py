@@ -1,4 +1,4 @@
-"""Issue 9 against a real server process: caps on open sockets per browser, idle sockets closed,
+"""Security against a real server process: caps on open sockets per browser, idle sockets closed,
 and in Chromium: pages under the Content-Security-Policy run without a single violation and a
 page whose socket was closed for idleness reconnects by itself and keeps updating live."""
 from __future__ import annotations

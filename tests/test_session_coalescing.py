@@ -1,4 +1,4 @@
-"""Issue 17: a session socket (the teacher's dashboard, the projector) folds the moves that come
+"""A session socket (the teacher's dashboard, the projector) folds the moves that come
 close together into one payload (``classrooms.consumers.COALESCE_SECONDS``), yet always shows the
 last one (the trailing edge)."""
 from __future__ import annotations

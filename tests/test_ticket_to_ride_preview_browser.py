@@ -168,8 +168,8 @@ def key_path(nodes: dict, start: str, goal: str) -> list[tuple[str, str]]:
 
 
 def test_the_map_is_played_by_keyboard_alone_with_arrows_between_routes_and_cities(chromium, server):
-    """Issue 14: the Europe map (27 cities, 53 routes) is one Tab stop; the arrows move the focus
-    to the nearest route or city in their direction; a focused route or city shows the same
+    """Accessibility: the Europe map (27 cities, 53 routes) is one Tab stop; the arrows move the
+    focus to the nearest route or city in their direction; a focused route or city shows the same
     preview as hover, in a live region; Enter selects a route, Escape drops it, and the Claim
     button claims it."""
     from games.engines import get_game

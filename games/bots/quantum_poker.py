@@ -12,7 +12,7 @@
   H·H = I, and does not count on an H its opponent can take first. In declared mode it values
   declaring the same way (everyone's last turn). With three or more players it plays as
   ``OneStepStrongBot``.
-* ``OneStepStrongBot`` (issue 10's first strong bot, not offered as a level): models every
+* ``OneStepStrongBot`` (the first strong bot, not offered as a level): models every
   qubit card by the chance it shows 1 at showdown, simulates each legal play one step deep
   and picks the one that maximises its chance of winning (ties counting half), then its
   expected lead, minus chips it would put at risk; it declares when it already wins with
@@ -165,7 +165,7 @@ def _p_of(card: dict, h_left: bool, mine: bool) -> float:
 
 
 class OneStepStrongBot(ClassicStrongBot):
-    label = "Strong (one step, issue 10 first version)"
+    label = "Strong (one step, first version)"
 
     def model(self, view: dict) -> Model:
         model = _model(view)

@@ -1,4 +1,4 @@
-"""QTris corrections of issue 10 (shared/rules/qtris.md, revised): Eve's starting board, the
+"""QTris rules (docs/rules/qtris.md, "Variants" and "Measurement"): Eve's starting board, the
 noise variant's structure (see test_qtris_flow.py), asymmetric two-square mixtures checked
 against numpy and Aer, and the d100 shown agreeing with the book's tables."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""QTris rules: tiles, cards, decorations, legality, measurement (shared/rules/qtris.md)."""
+"""QTris rules: tiles, cards, decorations, legality, measurement (docs/rules/qtris.md)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""QuantumPoker rules: one test (at least) per rule of shared/rules/quantum-poker.md."""
+"""QuantumPoker rules: one test (at least) per rule of docs/rules/quantum-poker.md."""
 from __future__ import annotations
 
 import json

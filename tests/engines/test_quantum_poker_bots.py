@@ -1,5 +1,5 @@
 """The strong QuantumPoker bot (games/bots/quantum_poker.py): legal plays only, from its own
-view; in physics mode it plans with the real gates (H·Z·H = X) and beats the issue-10 one-step
+view; in physics mode it plans with the real gates (H·Z·H = X) and beats the first, one-step
 bot over seeded matches (the full 200-seed figure: bench/poker_bots.py)."""
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_strong_bot_uses_h_z_h_is_x(seed):
 
 
 def test_the_one_step_bot_misses_h_z_h_is_x():
-    # the issue-10 one-step bot doubles a sure 1 instead: it cannot plan the Z before the H
+    # the first, one-step bot doubles a sure 1 instead: it cannot plan the Z before the H
     s = z_then_h_position()
     choices = {OneStepStrongBot().choose(GAME.view(s, 1), GAME.legal_actions(s, 1),
                                          random.Random(seed))["target"]["qubit"]

@@ -1,4 +1,4 @@
-"""QuantumPoker corrections of issue 10 (shared/rules/quantum-poker.md, revised): physics texts,
+"""QuantumPoker rules (docs/rules/quantum-poker.md, "Physics mode" and "Showdown"): physics texts,
 Y's phase, the rulebook payout, declared showdown (see test_quantum_poker.py), perfect recall,
 Z after a SWAP, the Cx card. Physics is checked against numpy / qiskit Statevector."""
 from __future__ import annotations

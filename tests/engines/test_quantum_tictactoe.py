@@ -1,4 +1,4 @@
-"""Quantum tic-tac-toe engine: every rule of shared/rules/quantum-tictactoe.md, its worked
+"""Quantum tic-tac-toe engine: every rule of docs/rules/quantum-tictactoe.md, its worked
 examples, random playouts and a fuzz test."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Quantum Ticket-to-Ride: every rule of shared/rules/quantum-ticket-to-ride.md, one test each
-(or more), plus the seed's worked example."""
+"""Quantum Ticket-to-Ride: every rule of docs/rules/quantum-ticket-to-ride.md, one test each
+(or more), plus its worked examples."""
 from __future__ import annotations
 
 from collections import Counter
@@ -220,8 +220,8 @@ def test_a_run_follows_the_players_own_routes_from_start_to_target_once_per_city
 
 
 def test_the_seeds_worked_example_x_h_z_z_gives_minus_so_no_win():
-    """Seed 001: Berlin→Munich (X), Munich→Vienna (H), Vienna→Rome (Z, length 2) on |0⟩:
-    X·H·Z·Z = |−⟩, not |1⟩ — fidelity ½, the player does not win."""
+    """The design description's example: Berlin→Munich (X), Munich→Vienna (H), Vienna→Rome
+    (Z, length 2) on |0⟩: X·H·Z·Z = |−⟩, not |1⟩ — fidelity ½, the player does not win."""
     s = table(options={"map": tiny_map()})
     seat = s["turn"]
     s = position(s, step="run", owners={0: seat, 1: seat, 2: seat},

@@ -44,7 +44,7 @@ def position(state: dict, *, seat: int | None = None, step: str | None = None,
 
 
 def tiny_map() -> dict:
-    """A four-city map with the seed's worked example (Berlin→Munich X, Munich→Vienna H,
+    """A four-city map with the rules' worked example (Berlin→Munich X, Munich→Vienna H,
     Vienna→Rome Z length 2) and a direct X route, so its missions are solvable."""
     return {
         "name": "Tiny", "description": "For tests.",

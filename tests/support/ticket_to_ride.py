@@ -1,4 +1,4 @@
-"""Quantum Ticket-to-Ride helpers for platform tests: a small map (the issue's Berlin → Munich →
+"""Quantum Ticket-to-Ride helpers for platform tests: a small map (the rules' Berlin → Munich →
 Vienna → Rome example, where H·Z·H turns |0⟩ into |1⟩), a scripted way of playing it, and a seed
 whose deal lets that script finish quickly (the engine takes no given deck or hands, so a test
 picks the deal by its seed)."""

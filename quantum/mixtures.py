@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -15,7 +16,7 @@ def density(psi: np.ndarray) -> np.ndarray:
 
 def mixture_density(members: Sequence[tuple[float, np.ndarray]]) -> np.ndarray:
     """Density matrix of a mixture ``[(weight, statevector), ...]``."""
-    return sum(w * density(psi) for w, psi in members)
+    return cast(np.ndarray, sum(w * density(psi) for w, psi in members))  # 0 if empty
 
 
 def dm_probabilities(rho: np.ndarray) -> np.ndarray:

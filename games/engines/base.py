@@ -1,4 +1,4 @@
-"""The shared engine protocol every game implements (see shared/DESIGN.md).
+"""The shared engine protocol every game implements (described below; see ``contract.Engine``).
 
 Engines are pure Python: no Django import. A state is plain JSON-able data (a dict);
 ``apply`` never mutates its input, it returns a new state and the events it caused.
@@ -134,7 +134,7 @@ import copy
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -389,7 +389,10 @@ def chance(seed: int, action_number: int, salt: str = "") -> random.Random:
     return random.Random(f"{seed}:{action_number}:{salt}")
 
 
-def clone(state: State) -> State:
+_T = TypeVar("_T")
+
+
+def clone(state: _T) -> _T:
     return copy.deepcopy(state)
 
 

@@ -1,4 +1,4 @@
-"""Quantum tic-tac-toe (Allan Goff's rules; see shared/rules/quantum-tictactoe.md).
+"""Quantum tic-tac-toe (Allan Goff's rules; see docs/rules/quantum-tictactoe.md).
 
 Seat 0 plays X, seat 1 plays O. Squares are numbered 1-9 row by row. Moves are numbered
 1..9 over the whole game (X odd, O even). Everything in this game is public.
@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from .base import (
     Abilities,
@@ -238,14 +238,15 @@ def find_lines(classical: list[dict | None]) -> list[dict]:
     """
     lines = []
     for line in LINES:
-        marks = [classical[s - 1] for s in line]
+        # None-checked by all() before any mark is read
+        marks = cast("list[dict]", [classical[s - 1] for s in line])
         if all(marks) and len({m["player"] for m in marks}) == 1:
             lines.append({"squares": list(line), "player": marks[0]["player"],
                           "time": max(m["move"] for m in marks)})
     if lines:
         earliest = min(line["time"] for line in lines)
-        for line in lines:
-            line["points"] = 1 if line["time"] == earliest else 0.5
+        for found in lines:
+            found["points"] = 1 if found["time"] == earliest else 0.5
     lines.sort(key=lambda line: (line["time"], line["squares"]))
     return lines
 

@@ -1,4 +1,4 @@
-"""Entanglion (IBM Research): a cooperative two-qubit game (rules: shared/rules/entanglion.md,
+"""Entanglion (IBM Research): a cooperative two-qubit game (rules: docs/rules/entanglion.md,
 "the sheet"; §13 defaults, §14 which source wins).
 
 Pure Python, no Django. ``GAME`` implements the shared engine protocol. Modules, one job each:

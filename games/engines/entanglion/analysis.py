@@ -43,7 +43,8 @@ def shortest(ships: dict, hands: list[list[str]] | None, targets: set[str],
     start_hands = tuple(tuple(sorted(h)) for h in hands) if hands is not None else None
     start = (_key(ships), start_hands)
     seen = {start}
-    queue = deque([(ships, start_hands, [])])
+    queue: deque[tuple[dict, tuple[tuple[str, ...], ...] | None, list[dict]]] = deque(
+        [(ships, start_hands, [])])
     while queue:
         here, hs, path = queue.popleft()
         if len(path) >= max_cards:

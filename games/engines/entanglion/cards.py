@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 PROBE = "PROBE"
 #: §1: 24 engine cards.
@@ -72,7 +73,7 @@ COMPONENT_TEXTS = {
 }
 
 #: §6: the detection-rate track, 0-based index; X (index 11) is the loss.
-TRACK = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, "X")
+TRACK: tuple[int | Literal["X"], ...] = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, "X")
 LOSS_INDEX = 11
 FIRST_FOUR = 5
 #: §6 / §13.4: starting rate -> the first space with that number.

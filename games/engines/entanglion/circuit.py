@@ -17,6 +17,7 @@ def preparation(ships: dict) -> list[list]:
     zero = {"mercurial": "ZERO", "rubicon": "ZERO"}
     if inside(ships):
         path = shortest(zero, None, {ships["mercurial"]})
+        assert path is not None     # every Entanglion planet is a few cards from |00>
         return [gate_of(step["seat"], step["card"]) for step in path]
     gates = []
     for seat, ship in enumerate(SHIPS):

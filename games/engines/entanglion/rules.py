@@ -8,6 +8,7 @@ through ``state["queue"]`` until it is empty, a decision is awaited or the game 
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from . import texts as T
 from .cards import (
@@ -235,8 +236,8 @@ def orbital_check(state: dict, seat: int, rng: random.Random, events: list,
     if tunnel:
         _play_tunnel(state, seat, events, "orbital")
         return
-    if defense_roll(state, seat, rng, events, "orbital", TRACK[state["detection"]] + 1,
-                    planet):
+    if defense_roll(state, seat, rng, events, "orbital",
+                    cast(int, TRACK[state["detection"]]) + 1, planet):
         emit(events, "orbital", "not_seen", {"planet": planet}, planet=planet)
         return
     emit(events, "orbital", "detected", {"planet": planet}, planet=planet)
@@ -261,8 +262,8 @@ def retrieve(state: dict, seat: int, rng: random.Random, events: list, tunnel: b
         _play_tunnel(state, seat, events, "ground")
         ok = True
     else:
-        ok = defense_roll(state, seat, rng, events, "ground", TRACK[state["detection"]] + 1,
-                          planet)
+        ok = defense_roll(state, seat, rng, events, "ground",
+                          cast(int, TRACK[state["detection"]]) + 1, planet)
     if not ok:
         emit(events, "ground", "retrieve_failed", {"component": component}, seat=seat,
              planet=planet, component=component)

@@ -1,4 +1,4 @@
-"""QTris — the quantum tic-tac-toe of tiles and operation cards (rules: shared/rules/qtris.md).
+"""QTris — the quantum tic-tac-toe of tiles and operation cards (rules: docs/rules/qtris.md).
 
 Modules: ``tiles`` (tile set, tile <-> state), ``weights`` (exact mixture weights),
 ``board`` (components, options, measurement), ``cards`` (decks, playing a card by simulation),

@@ -31,8 +31,8 @@ def final_distribution(board: Board) -> list[dict[str, Any]]:
     dist = joint_distribution(board)
     white, black = line_tables()
     out = []
-    for o in np.nonzero(dist > 1e-15)[0]:
-        o = int(o)
+    for raw in np.nonzero(dist > 1e-15)[0]:
+        o = int(raw)
         out.append({"outcome": o, "bits": [(o >> k) & 1 for k in range(9)],
                     "p": float(dist[o]), "white": int(white[o]), "black": int(black[o])})
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -233,10 +234,11 @@ def measure_component(comp: Component, squares: list[int], basis: str, tiles: T.
     for tile, w in members_of(comp):
         for bits, p, post in quantum.measure(T.state(tile), qubits, n, basis):
             pw = from_probability(p)
+            new: str | list[str | list[str] | None]
             if n == 1:
                 new = LABELS[basis][bits[0]]
             else:
-                labels = [None, None]
+                labels: list[str | list[str] | None] = [None, None]
                 for q, b in zip(qubits, bits, strict=True):
                     labels[q] = LABELS[basis][b]
                 if len(qubits) == 1:
@@ -343,7 +345,7 @@ def _round_percent(x: Weight) -> int:
     return n
 
 
-def d100_table(dist: list[Weight | Fraction | float]) -> list[tuple[int, int] | None]:
+def d100_table(dist: Sequence[Weight | Fraction | float]) -> list[tuple[int, int] | None]:
     """The book's d100 table for outcome probabilities ``dist`` (in the order WW, WB, BW, BB
     for a pair; W, B for a square): outcome ``k`` is rolled on ``lo..hi``, the cumulative
     probabilities rounded to whole percent, halves to even (the book's 1–12 / 13–50 / 51–88 /

@@ -119,6 +119,7 @@ def build_circuit(ops: list[dict[str, Any]], measure: bool = True):
                 bits = []
                 remaining = 1.0
                 for _tile, w in members[:-1]:
+                    assert mix is not None      # n_mix counted these members
                     p1 = min(1.0, max(0.0, w / remaining)) if remaining > 1e-12 else 0.0
                     qc.ry(2 * math.asin(math.sqrt(p1)), qubits[0])
                     qc.measure(qubits[0], mix[mix_i])
@@ -144,6 +145,7 @@ def build_circuit(ops: list[dict[str, Any]], measure: bool = True):
         elif op["op"] == "measure":
             basis = op.get("basis", "color")
             for s in op["squares"]:
+                assert mid is not None          # n_mid counted these squares
                 qb = q[s - 1]
                 if basis == "left-right":
                     qc.h(qb)

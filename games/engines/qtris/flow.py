@@ -620,7 +620,7 @@ class QTris(Engine):
         else:
             state["board"] = board
             state["circuit_ops"] += ops
-            params = {"side": self._name(state, side), "card": card}
+            params: dict[str, Any] = {"side": self._name(state, side), "card": card}
             code = "play"
             if len(squares) == 1:
                 code, params["square"] = "play_on", squares[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -174,7 +175,7 @@ def recognise(psi: np.ndarray, tiles: TileSet, expected: frozenset[str] = frozen
             ta, tb = recognise(a, tiles, ea), recognise(b, tiles, eb)
             if ta is None or tb is None:
                 return None
-            return [ta, tb]
+            return [cast(str, ta), cast(str, tb)]   # one-qubit factors: single tiles
         matches = _matches(psi, tiles.pairs)
     if not matches:
         return None

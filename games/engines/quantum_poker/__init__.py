@@ -1,4 +1,4 @@
-"""QuantumPoker: poker with qubit cards and Pauli cards (rules: shared/rules/quantum-poker.md).
+"""QuantumPoker: poker with qubit cards and Pauli cards (rules: docs/rules/quantum-poker.md).
 
 Pure Python, no Django. ``GAME`` implements the shared engine protocol (``games.engines.base``).
 

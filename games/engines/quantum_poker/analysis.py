@@ -97,7 +97,7 @@ def physics_counterfactual(state: State, hand_number: int | None = None) -> dict
     else:
         hand = state["hand"]
     physics = state["options"]["physics_mode"]
-    seats = []
+    seats: list[dict[str, object] | None] = []
     for s in range(state["players"]):
         if not hand["in_hand"][s]:
             seats.append(None)

@@ -6,7 +6,7 @@ def hand_circuit(hand: dict):
     """The qiskit circuit of one hand's qubit cards (see ``QuantumPoker.circuit``)."""
     from qiskit import QuantumCircuit
 
-    bits = []
+    bits: list[dict] = []
     for s, in_hand in enumerate(hand["in_hand"]):
         if in_hand:
             for slot, q in enumerate(hand["qubits"][s]):

@@ -87,6 +87,7 @@ def named_state(amps: list) -> str | None:
 def _value_before_superposition(q: dict) -> tuple[int, list[str]]:
     """Physics mode: the basis value the card had before its last H, and the gates since."""
     amps = _basis_amps(q["initial"])
+    since: list[str]
     before, since = q["initial"], []
     for g in q["gates"]:
         v = _basis_value(amps)

@@ -1,4 +1,4 @@
-"""Quantum Ticket-to-Ride (rules: shared/rules/quantum-ticket-to-ride.md): claim gate routes
+"""Quantum Ticket-to-Ride (rules: docs/rules/quantum-ticket-to-ride.md): claim gate routes
 across a map, then run your mission qubit along your own routes.
 
 Modules: ``register`` (the 2-qubit register, named states, fidelity, kets as text), ``maps``

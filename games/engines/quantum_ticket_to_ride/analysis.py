@@ -41,7 +41,7 @@ def seat_progress(state: dict, seat: int) -> dict:
                  "plan": None, "cards_needed": None, "cards_missing": None}
     if best is None:
         return row
-    need = Counter()
+    need: Counter[str] = Counter()
     for r in best.routes:
         if state["owners"][r] is None:
             need[routes[r]["gate"]] += routes[r]["length"]

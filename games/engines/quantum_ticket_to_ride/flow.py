@@ -5,7 +5,7 @@ Formats (state, actions, views, events) are documented in the package docstring.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from ..base import (
     Abilities,
@@ -68,7 +68,8 @@ class QuantumTicketToRide(Engine):
                      "advanced": gettext_noop("advanced"), "mixed": gettext_noop("mixed")}
     # the shapes of the actions and options (checked by ``Engine``)
     actions = Actions(draw=Obj(draw=TrueOnly()), claim=Obj(claim=Int(0)),
-                      run=Obj(run=ListOf(Text(), 2)), **{"pass": Obj(**{"pass": TrueOnly()})})
+                      run=Obj(run=ListOf(Text(), 2)),
+                      **{"pass": Obj(**cast(dict[str, Any], {"pass": TrueOnly()}))})
     options = Options(map=Anything())
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the game is scored as it stands: the most "
@@ -116,7 +117,7 @@ class QuantumTicketToRide(Engine):
                                 {"count": len(pool), "level": variant, "players": players})
         pile = [g for g in register.GATE_NAMES for _ in range(COPIES)]
         chance(seed, 0, "deck").shuffle(pile)
-        hands = [[] for _ in range(players)]
+        hands: list[list[str]] = [[] for _ in range(players)]
         for _ in range(HAND):
             for s in range(players):
                 hands[s].append(pile.pop())
@@ -221,9 +222,9 @@ class QuantumTicketToRide(Engine):
             "last_turns": list(state["last_turns"]), "seats": seats,
             "hand": list(state["hands"][seat]) if own else None,
             "mission": dict(state["missions"][seat]) if own else None,
-            "can_draw": own and not finished and _can_draw(state, seat),
+            "can_draw": seat is not None and not finished and _can_draw(state, seat),
             "run_paths": ([trace(game_map, state["missions"][seat], p)
-                           for p in runnable_paths(state, seat)] if own else []),
+                           for p in runnable_paths(state, seat)] if seat is not None else []),
             "runs": [clone(r) for r in state["runs"] if own and r["seat"] == seat],
             "winning_run": clone(winning),
             "events": clone(events), "finished": finished, "outcome": self.outcome(state),

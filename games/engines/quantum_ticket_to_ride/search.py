@@ -143,7 +143,8 @@ def plan(game_map: dict, mission: dict, cost: Callable[[int], int | float | None
 
     # A* over (city, state, cities visited) towards the cheapest simple path
     counter = 0
-    frontier = [(dist[(start, init)], 0.0, counter, start, init, 1 << start, ())]
+    frontier: list[tuple[float, float, int, int, int, int, tuple[int, ...]]] = [
+        (dist[(start, init)], 0.0, counter, start, init, 1 << start, ())]
     seen: set[tuple[int, int, int]] = set()
     while frontier and budget > 0:
         _f, g, _c, city, state, mask, path = heapq.heappop(frontier)

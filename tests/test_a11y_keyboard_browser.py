@@ -1,4 +1,4 @@
-"""Issue 14, accessibility in play: a whole quantum tic-tac-toe game played with the keyboard
+"""Accessibility in play: a whole quantum tic-tac-toe game played with the keyboard
 alone (Tab into the board, arrows between squares, Enter to act, a collapse chosen on a focused
 square), each move announced to screen readers from the events ("X placed a spooky mark on 3
 and 4", "square 1 is now X7"), QTris announcing the new chance of white on the squares a card
@@ -112,12 +112,18 @@ def test_whose_turn_is_shown_by_more_than_colour(chromium, server, teacher):
     ada = page_for(chromium, server, table.students[0], table.match_id)
     acting = ada.locator(".player[data-seat='0']")
     expect(acting).to_have_attribute("aria-current", "true")
-    # (evaluated on the element as it is now: a new state re-renders the players, and a handle
+    # (read in the page as it is at each try: a new state re-renders the players, and an element
     # taken before that is detached, with no computed style)
-    assert acting.evaluate("(e) => getComputedStyle(e, '::before').content") == '"▶ "'
+    ada.wait_for_function("""([seat, want]) => {
+        const e = document.querySelector(`.player[data-seat='${seat}']`);
+        return !!e && e.isConnected && getComputedStyle(e, '::before').content === want;
+    }""", arg=[0, '"▶ "'], timeout=10_000)
     waiting = ada.locator(".player[data-seat='1']")
     assert waiting.get_attribute("aria-current") is None
-    assert waiting.evaluate("(e) => getComputedStyle(e, '::before').content") == "none"
+    ada.wait_for_function("""([seat, want]) => {
+        const e = document.querySelector(`.player[data-seat='${seat}']`);
+        return !!e && e.isConnected && getComputedStyle(e, '::before').content === want;
+    }""", arg=[1, "none"], timeout=10_000)
     # X and O are letters, not colours; the squares' names say what is on them
     ada.locator("g.cell[data-square='1']").click()
     ada.locator("g.cell[data-square='2']").click()

@@ -1,4 +1,4 @@
-"""Languages (issue 14): the catalogs are complete, every msgid of the code is in them, engine
+"""Languages: the catalogs are complete, every msgid of the code is in them, engine
 events render in the reader's language, and the language is chosen per browser (Accept-Language,
 the header's switcher) and per class session by the teacher.
 
@@ -263,8 +263,8 @@ def test_an_engines_refusal_reaches_the_reader_in_their_language():
     with translation.override("pl"):
         assert from_illegal(refused.value).message == "teraz ruch O (miejsce 1)"
     with translation.override("pl"):  # a fixed message is translated as well
-        refused = IllegalAction("game_over", "the game is over")
-        assert from_illegal(refused).message == "gra się skończyła"
+        refused = IllegalAction("game_over", "The game is over.")  # (the contract's, engines/contract.py)
+        assert from_illegal(refused).message == "Gra się skończyła."
 
 
 def test_a_physics_note_of_quantumpoker_reads_in_the_readers_language():

@@ -1,4 +1,4 @@
-"""``manage.py serve --workers N``: N daphne processes behind one port (issue 17).
+"""``manage.py serve --workers N``: N daphne processes behind one port.
 
 Runs against real PostgreSQL and Redis (a database and a Redis db + prefix of its own, never the
 suite's), the two-worker test is skipped unless DATABASE_URL (PostgreSQL) and REDIS_URL are set; the
@@ -56,8 +56,8 @@ def redis_db_of_our_own() -> str:
     parts = urlsplit(os.environ["REDIS_URL"])
     db = int(parts.path.strip("/") or 0)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if worker.startswith("gw"):
-        db += int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) - int(worker[2:])
+    if worker.startswith("gw"):  # (the worker's own is already its URL's: the run's base + worker)
+        db += int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     else:
         db += 1
     return urlunsplit(parts._replace(path=f"/{db % 16}"))

@@ -9,7 +9,7 @@
 // (exchange, retrieve, event cards, decisions the rules ask for) is a button of its own.
 // Renders replay frames too ({view, legal: []}) and the teacher's analysis.
 
-import { ensureStylesheet, h, s, svg } from "../js/svg.js";
+import { ensureStylesheet, h, readableText, s, svg } from "../js/svg.js";
 import { lastPointerType, tapped } from "../js/touch.js";
 
 const W = 1000, H = 960;           // the transition map's proportions (1179 × 1129)
@@ -143,7 +143,7 @@ export function createBoard(root, { act, preview }) {
   const wrap = h("div", { class: "ent" });
   const main = h("div", { class: "ent-main" });
   const side = h("div", { class: "ent-side" });
-  const galaxy = s("svg", { class: "ent-galaxy", viewBox: PHONE.matches ? PHONE_VIEW : `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" });
+  const galaxy = readableText(s("svg", { class: "ent-galaxy", viewBox: PHONE.matches ? PHONE_VIEW : `0 0 ${W} ${VIEW_H}`, role: "group", "aria-labelledby": "ent-galaxy-title ent-galaxy-desc" }));
   const galaxyTitle = s("title", { id: "ent-galaxy-title", text: bt("galaxy_title") });
   const galaxyDesc = s("desc", { id: "ent-galaxy-desc" });
   galaxy.append(galaxyTitle, galaxyDesc);

@@ -6,7 +6,7 @@
 // ok: true, result} | {ok: false, code, message}>. Without preview (replays, older pages) the
 // board still works: legal targets come from payload.legal, no hover preview.
 import { _, tr } from "../js/i18n.js";
-import { ensureStylesheet, h, svg } from "../js/svg.js";
+import { ensureStylesheet, h, readableText, svg } from "../js/svg.js";
 import { tapped } from "../js/touch.js";
 const CELL = 150;
 const R = 44; // tile radius
@@ -133,7 +133,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });
-  const board = svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": _("QTris board") });
+  const board = readableText(svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": _("QTris board") }));
   const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview", "aria-live": "polite" });
   boardBox.append(board, previewBox);
   const side = h("div", { class: "qtris-side" });

@@ -1,7 +1,7 @@
 // Quantum tic-tac-toe board: spooky marks with subscripts, entanglement links, collapse choice
 // with both outcomes previewed, the cascade animated, lines and scores.
 import { _, tr } from "../js/i18n.js";
-import { h, svg } from "../js/svg.js";
+import { h, readableText, svg } from "../js/svg.js";
 import { tapped } from "../js/touch.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
@@ -14,7 +14,9 @@ function slot(sq, i) { const o = origin(sq); return { x: o.x + 22 + (i % 3) * 38
 function markText(player, move, x, y, size, cls) {
   const t = svg("text", { x, y, class: `mark ${player} ${cls}`, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central" });
   t.append(document.createTextNode(MARK[player]));
-  const sub = svg("tspan", { "font-size": size * 0.45, dy: size * 0.25 }, String(move));
+  const sub = svg("tspan", { dy: size * 0.25 }, String(move));
+  // the move's number: never under 12 CSS px on screen (static/js/svg.js readableText)
+  sub.style.fontSize = `max(${size * 0.45}px, calc(12.5px / var(--svg-scale, 1)))`;
   t.append(sub);
   return t;
 }
@@ -63,7 +65,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   hintBox.id = "qttt-hint";
   hintBox.setAttribute("role", "status");
   hintBox.setAttribute("aria-live", "polite");
-  const board = svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": _("Quantum tic-tac-toe board") });
+  const board = readableText(svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": _("Quantum tic-tac-toe board") }));
   const side = document.createElement("div");
   side.className = "qttt-side";
   boardCol.append(hintBox, board);

@@ -53,3 +53,19 @@ export function ensureStylesheet(href) {
   link.href = href;
   document.head.append(link);
 }
+
+// readableText(svgRoot): keeps the board's text readable however small the board is drawn. An
+// SVG's text shrinks with its viewBox on a narrow phone (a 13-unit label is 10.5 CSS px on a
+// 320 px screen); this sets `--svg-scale` on the root (CSS px per user unit, followed as the
+// board is resized), which the boards' stylesheets use as
+// `font-size: max(13px, calc(12.5px / var(--svg-scale, 1)))`: the size designed for a laptop,
+// and never under 12 CSS px on screen.
+export function readableText(root) {
+  const update = () => {
+    const m = root.getScreenCTM && root.getScreenCTM();
+    if (m && m.a > 0) root.style.setProperty("--svg-scale", String(Math.sqrt(Math.abs(m.a * m.d - m.b * m.c))));
+  };
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(update).observe(root);
+  requestAnimationFrame(update);
+  return root;
+}

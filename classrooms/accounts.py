@@ -24,9 +24,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from classrooms import login_throttle, throttle
+from classrooms import login_throttle
 from classrooms.codes import ALPHABET
-from config import clientip
+from core import clientip, throttle
 
 SUFFIX_LENGTH = 4
 SLOW_DOWN = gettext_lazy("Too many attempts: wait a minute and try again.")

@@ -99,7 +99,7 @@ class ClassSessionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mi
         services.delete_session(instance)
 
     def _run(self, session, command, *args):
-        with transaction.atomic():  # an AppError is answered by config.api.exception_handler
+        with transaction.atomic():  # an AppError is answered by core.api.exception_handler
             command(session, *args)
         session.refresh_from_db()
         return Response(selectors.dashboard_payload(session))

@@ -7,4 +7,7 @@ class ClassroomsConfig(AppConfig):
 
     def ready(self) -> None:
         from classrooms import receivers  # noqa: F401  (connects the signal receivers)
-        from config import checks  # noqa: F401  (registers the deploy checks)
+        from classrooms.selectors import class_session_language
+        from core.language import register_session_language
+
+        register_session_language(class_session_language)  # the teacher's language for a class session

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from classrooms import cards
 from classrooms.join_link import public_link
 from classrooms.models import ClassMember, Classroom
-from classrooms.qr import qr_svg
-from config.errors import post_only
+from core.pages import post_only
+from core.qr import qr_svg
 from games.errors import AppError
 
 

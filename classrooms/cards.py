@@ -2,7 +2,7 @@
 the class's sessions as the same member on any device, and a member's data rights.
 
 A card code is 8 characters from the join codes' alphabet (no 0/O, 1/I/L), printed in two groups
-(``K7QH-M3WX``): 31⁸ ≈ 8.5·10¹¹ codes, behind the join throttle (``classrooms.throttle``). It is
+(``K7QH-M3WX``): 31⁸ ≈ 8.5·10¹¹ codes, behind the join throttle (``core.throttle``). It is
 kept as printed (the teacher reprints cards) and looked up by its sha256; re-issuing a card
 draws a new code, so the old one stops working.
 

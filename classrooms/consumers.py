@@ -13,14 +13,15 @@ from django.utils.translation import gettext
 from classrooms import selectors, services, ticket_maps
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
-from config.language import ReaderLanguageMixin
-from config.layers import DirectDispatchMixin, LayerOutageMixin
-from games import limits, state_cache
+from core import limits
+from core.language import ReaderLanguageMixin
+from core.layers import DirectDispatchMixin, LayerOutageMixin
+from core.socket_limits import SocketLimitsMixin
+from games import state_cache
 from games.consumers import encode
 from games.errors import AppError
 from games.moments import moments_at, newest_moments
 from games.snapshot import Snapshot
-from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 4096
 # a session socket rebuilds its payload for changes at most this often: the dashboard once a

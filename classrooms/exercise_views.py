@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 
 from classrooms import exercises
 from classrooms.models import Classroom, Exercise
-from config.errors import post_only
-from games import limits
+from core import limits
+from core.pages import post_only
 from games.bots import bot_levels
 from games.engines import get_game
 from games.errors import AppError

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 
 from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise
-from games import limits
+from core import limits
 from games.engines import get_game
 from games.engines.base import IllegalAction
 from games.errors import AppError, from_illegal

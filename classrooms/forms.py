@@ -7,7 +7,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from classrooms import names
-from games import limits
+from core import limits
 from games.bots import bot_levels, resolve_level
 from games.engines import list_games
 

@@ -12,11 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from classrooms import homework, throttle
+from classrooms import homework
 from classrooms.models import Assignment, Classroom
 from classrooms.progress_views import result_word
 from classrooms.views import SLOW_DOWN, browser_id, card_in_fragment, client_address
-from config.errors import post_only
+from core import throttle
+from core.pages import post_only
 from games.errors import AppError
 
 POLL_SECONDS = 5  # the teacher's assignment page fetches itself again this often (while visible)

@@ -1,7 +1,7 @@
 """Teacher login throttling that an attacker cannot turn into a lock-out.
 
 Failed logins are counted per (username, address), per address and per username, over a sliding
-minute (``classrooms.throttle``); usernames count case-insensitively ("Mr-Bohr" is "mr-bohr").
+minute (``core.throttle``); usernames count case-insensitively ("Mr-Bohr" is "mr-bohr").
 Who is asking decides which counts apply:
 
 * a **stranger** (an address that never logged in as this username, a browser that never did):
@@ -29,7 +29,7 @@ from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-from classrooms import throttle
+from core import throttle
 
 KNOWN_BROWSER_COOKIE = "qc_known_login"
 _SALT = "classrooms.login_throttle.known-browser"

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from classrooms import ticket_maps
 from classrooms.models import Classroom, TicketMap
-from config.errors import post_only
+from core.pages import post_only
 
 
 def _own_classroom(request: HttpRequest, class_id: int) -> Classroom:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from simulator.plots import _LOCK, BIG, _svg
+from core.plots import BIG, LOCK, svg_of
 
 INDIGO, AMBER = "#4f46e5", "#b45309"
 
@@ -20,7 +20,7 @@ def class_weeks(weeks: list[dict]) -> str:
     bars: colour is not the only difference)."""
     import matplotlib.pyplot as plt
 
-    with _LOCK, plt.rc_context(BIG):
+    with LOCK, plt.rc_context(BIG):
         fig, ax = plt.subplots(figsize=(10, 5.5))
         xs = range(len(weeks))
         ax.bar([x - 0.2 for x in xs], [w["played"] for w in weeks], width=0.4, color=INDIGO,
@@ -32,7 +32,7 @@ def class_weeks(weeks: list[dict]) -> str:
         ax.set_title(gettext("Games and points per week"))
         ax.grid(axis="y", alpha=.3)
         ax.legend()
-        return _svg(fig)
+        return svg_of(fig)
 
 
 def member_over_time(games: list[dict]) -> str:
@@ -40,7 +40,7 @@ def member_over_time(games: list[dict]) -> str:
     squares) after each game, dated."""
     import matplotlib.pyplot as plt
 
-    with _LOCK, plt.rc_context(BIG):
+    with LOCK, plt.rc_context(BIG):
         fig, ax = plt.subplots(figsize=(10, 5.5))
         xs = list(range(1, len(games) + 1))
         running, total = [], 0.0
@@ -61,4 +61,4 @@ def member_over_time(games: list[dict]) -> str:
         ax.set_title(gettext("Points and luck over time"))
         ax.grid(alpha=.3)
         ax.legend()
-        return _svg(fig)
+        return svg_of(fig)

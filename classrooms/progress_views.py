@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import pgettext
 
 from classrooms import progress, progress_plots
-from classrooms.csvcells import safe_row
 from classrooms.models import ClassMember, Classroom
+from core.csvcells import safe_row
 
 CSV_HEADER = ["date", "week", "member", "session", "game", "variant", "table", "opponents", "result", "points",
               "luck", "exercise", "solved", "replay"]

@@ -5,7 +5,7 @@ from django.dispatch import receiver
 
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Table
-from games.memo import remembered
+from core.memo import remembered
 from games.signals import match_changed
 
 # (match id, seed) → its table's session id: a table's match never changes, so a process asks once

@@ -292,3 +292,14 @@ def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, d
         "moments": newest_moments(moments.values()),
         "podium": podium(standings) if phase == "podium" else [],
     }, moments
+
+
+def class_session_language(browser_session) -> str | None:
+    """The language the teacher set on the class session this browser last joined, or None
+    (registered with ``core.language`` as the class session's language of a browser)."""
+    from core.language import CLASS_SESSION_KEY
+
+    session_id = browser_session.get(CLASS_SESSION_KEY)
+    if not isinstance(session_id, int):
+        return None
+    return ClassSession.objects.filter(pk=session_id).values_list("language", flat=True).first()

@@ -19,8 +19,8 @@ from django.utils.translation import gettext
 from classrooms import codes, names, pairing, standings
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Classroom, ClassSession, Participant, Round, Table
-from config import language
-from games import limits, pace
+from core import language, limits
+from games import pace
 from games import services as match_services
 from games.access import LOBBY_URL_KEY, PARTICIPANT_IDS_KEY
 from games.bots import bot_levels, resolve_level

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, TicketMap
-from games import limits
+from core import limits
 from games.engines import IllegalAction, get_game
 from games.errors import AppError, from_illegal
 

@@ -13,15 +13,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
-from classrooms import cards, codes, homework, selectors, services, throttle, ticket_maps
-from classrooms.csvcells import safe_row
+from classrooms import cards, codes, homework, selectors, services, ticket_maps
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
-from classrooms.qr import qr_svg
 from classrooms.standings import session_standings
-from config import clientip
-from config.errors import post_only
+from core import clientip, throttle
+from core.csvcells import safe_row
+from core.pages import post_only
+from core.qr import qr_svg
 from games.bots import LEVEL_NAMES, bot_levels
 from games.engines import list_games
 from games.errors import AppError

@@ -8,7 +8,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi = get_asgi_application()
 
-from config.checks import refuse_insecure_start  # noqa: E402
+from core.checks import refuse_insecure_start  # noqa: E402
 
 refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at all
 
@@ -17,13 +17,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.staticfiles import StaticFiles  # noqa: E402
+from core.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
+from core.staticfiles import StaticFiles  # noqa: E402
 
 # A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
 # spool and queue all of it before calling the app) refuses it while it arrives, any server at
-# the ASGI layer (config/bodylimit.py).
+# the ASGI layer (core/bodylimit.py).
 install_in_daphne()
 
 application = ProtocolTypeRouter(

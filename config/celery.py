@@ -17,8 +17,8 @@ app.autodiscover_tasks()
 @beat_init.connect
 def refuse_insecure_start(**kwargs) -> None:
     """Fail closed like the web server: with DEBUG off no worker (nor beat) runs on the built-in
-    SECRET_KEY (``config.checks``). SystemExit, because Celery only logs a handler's Exception."""
-    from config.checks import insecure_start_problem
+    SECRET_KEY (``core.checks``). SystemExit, because Celery only logs a handler's Exception."""
+    from core.checks import insecure_start_problem
 
     problem = insecure_start_problem()
     if problem:

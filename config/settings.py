@@ -28,7 +28,7 @@ def env_int(name: str, default: int) -> int:
 # Fail closed: production unless DEBUG=1 is set (`make run` and the tests set it).
 DEBUG = env_flag("DEBUG", False)
 # The built-in key is for a laptop only: with DEBUG off the app refuses to start on it
-# (config.checks: an error for `check --deploy`, and config.asgi will not serve).
+# (core.checks: an error for `check --deploy`, and config.asgi will not serve).
 BUILTIN_SECRET_KEY = "embedded-default-key-only-for-a-laptop-never-for-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY") or BUILTIN_SECRET_KEY
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "core",
     "games",
     "classrooms",
     "simulator",
@@ -65,18 +66,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.csp.ContentSecurityPolicyMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.language.ClassSessionLanguageMiddleware",  # the teacher's language for a class session
+    "core.language.ClassSessionLanguageMiddleware",  # the teacher's language for a class session
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.errors.FriendlyErrors",  # the app's own 403/404 page, with DEBUG on too
+    "core.pages.FriendlyErrors",  # the app's own 403/404 page, with DEBUG on too
 ]
-CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "core.pages.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -126,7 +127,7 @@ if REDIS_URL:
         "default": {
             # (the Pub/Sub layer measured slower here: bench/live_latency.py; CHANNEL_LAYER_BACKEND
             # switches it for a try)
-            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "config.layers.OutageAwareRedisChannelLayer"),
+            "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "core.layers.OutageAwareRedisChannelLayer"),
             "CONFIG": {
                 # redis-py 8 times socket reads out after 5 s by default: exactly channels_redis's
                 # 5 s blocking pop, which then kills idle sockets at random. Reads may wait longer.
@@ -143,7 +144,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.OutageTolerantRedisCache",  # a Redis outage is a cache miss, not a 500
+            "BACKEND": "core.cache.OutageTolerantRedisCache",  # a Redis outage is a cache miss, not a 500
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "qc"),
         }
@@ -169,7 +170,7 @@ RUNS_ACTIVE_PER_REQUESTER = env_int("RUNS_ACTIVE_PER_REQUESTER", 3)
 RUNS_ACTIVE_PER_CLASS = env_int("RUNS_ACTIVE_PER_CLASS", 10)
 RUNS_PER_CLASS_PER_DAY = env_int("RUNS_PER_CLASS_PER_DAY", 500)
 
-# Live sockets (games.socket_limits): open sockets per browser session; a socket with no
+# Live sockets (core.socket_limits): open sockets per browser session; a socket with no
 # message from its page for this long is closed (visible pages ping every minute and reconnect).
 SOCKETS_PER_BROWSER = env_int("SOCKETS_PER_BROWSER", 8)
 SOCKET_IDLE_SECONDS = env_int("SOCKET_IDLE_SECONDS", 600)
@@ -218,17 +219,17 @@ CSRF_COOKIE_HTTPONLY = False
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "config.authentication.CsrfSessionAuthentication",
+        "core.authentication.CsrfSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
-    # JSON behind size and depth caps (games.limits); forms as before
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
+    # JSON behind size and depth caps (core.limits); forms as before
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.LimitedJSONParser",
+        "core.parsers.LimitedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "config.api.CappedLimitOffsetPagination",  # ?limit= at most 200
+    "DEFAULT_PAGINATION_CLASS": "core.api.CappedLimitOffsetPagination",  # ?limit= at most 200
     "PAGE_SIZE": int(os.environ.get("API_PAGE_SIZE", "50")),
 }
 API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", 200)
@@ -236,7 +237,7 @@ API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", 200)
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(256 * 1024)))
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 # Any request body (form, JSON, the map upload's file included) over this is a 413 before it is
-# read, at the server's own layer (config/bodylimit.py); the proxy's limit should be the same.
+# read, at the server's own layer (core/bodylimit.py); the proxy's limit should be the same.
 REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", DATA_UPLOAD_MAX_MEMORY_SIZE + 64 * 1024)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Quantum Classroom API",
@@ -248,7 +249,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Join throttling (classrooms.throttle), per minute. "Browser" = address + the browser's cookie,
+# Join throttling (core.throttle), per minute. "Browser" = address + the browser's cookie,
 # so a school behind one NAT address still joins a class of thirty in a minute.
 JOIN_WRONG_CODES_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_MINUTE", 10)  # per browser
 JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE = env_int("JOIN_WRONG_CODES_PER_ADDRESS_PER_MINUTE", 60)
@@ -293,7 +294,7 @@ if EMAIL_HOST:
     DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # Addresses (or networks) of the TLS proxy in front: only from these is X-Forwarded-For believed
-# (config.clientip). Empty: the connection's own address is the client's.
+# (core.clientip). Empty: the connection's own address is the client's.
 TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 
 # A bare echo socket at /ws/echo/, the floor for bench/live_latency.py; off unless asked for.

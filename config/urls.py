@@ -39,7 +39,7 @@ if settings.PASSWORD_RESET_ENABLED:  # only where mail can be sent; otherwise no
              name="password_reset_complete"),
     ]
 
-handler400 = "config.errors.bad_request"
-handler403 = "config.errors.permission_denied"
-handler404 = "config.errors.page_not_found"
-handler500 = "config.errors.server_error"
+handler400 = "core.pages.bad_request"
+handler403 = "core.pages.permission_denied"
+handler404 = "core.pages.page_not_found"
+handler500 = "core.pages.server_error"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.session_keys import LOBBY_URL_KEY  # noqa: F401  (where a student goes back to after a game)
 from games.models import Match
 
 PARTICIPANT_IDS_KEY = "participant_ids"
-LOBBY_URL_KEY = "lobby_url"  # where a student goes back to after a game
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ class MatchActions(MatchAccessMixin, APIView):
                              "errors": body.errors}, status=400)
         seat = access.acting_seat(body.validated_data.get("seat"))
         # the service checks the seat is this browser's; its AppError is answered by
-        # config.api.exception_handler (stale 409, not your seat 403, else 400)
+        # core.api.exception_handler (stale 409, not your seat 403, else 400)
         applied = services.submit_action(match_id, seat, body.validated_data["seq"],
                                          body.validated_data["action"], participant_ids=access.participant_ids)
         announce_match_changed(applied.match_id, applied.snapshot, applied.events)

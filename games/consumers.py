@@ -34,16 +34,17 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.language import ReaderLanguageMixin, socket_language
-from config.layers import CLOSE_UNAVAILABLE, DirectDispatchMixin, LayerOutageMixin
-from games import limits, pace, partner_signals, rows, services, state_cache
+from core import limits
+from core.language import ReaderLanguageMixin, socket_language
+from core.layers import CLOSE_UNAVAILABLE, DirectDispatchMixin, LayerOutageMixin
+from core.socket_limits import SocketLimitsMixin
+from games import pace, partner_signals, rows, services, state_cache
 from games.access import MatchAccess, match_access
 from games.broadcast import match_changed_message, match_group
 from games.errors import AppError, database_unavailable
 from games.models import Match
 from games.selectors import event_history, match_payload, seat_payload
 from games.snapshot import Snapshot
-from games.socket_limits import SocketLimitsMixin
 
 MAX_MESSAGE_BYTES = 8192
 

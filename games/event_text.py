@@ -14,9 +14,9 @@ from functools import cache
 import orjson
 from django.utils.translation import get_language, gettext, gettext_noop
 
+from core.memo import remembered
 from games.engines import Event, get_game
 from games.engines.base import render_text
-from games.memo import remembered
 
 # the platform's own events, beside every game's (codes no engine uses)
 PLATFORM_TEXTS = {

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext
 
+from core.memo import remembered
 from games import pace, state_cache
 from games.engines import (
     Event,
@@ -22,7 +23,6 @@ from games.engines import (
 )
 from games.errors import rules_version_refused
 from games.event_text import localize, localize_view
-from games.memo import remembered
 from games.models import Match
 from games.snapshot import Snapshot, snapshot
 

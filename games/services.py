@@ -22,7 +22,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import limits, pace, rows, state_cache
+from core import limits
+from games import pace, rows, state_cache
 from games.bots import get_bot
 from games.broadcast import announce_match_changed
 from games.engines import FINISH_ACTION, IllegalAction, State, abilities_of, chance, get_game

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from classrooms.models import Classroom, ClassSession
-from config.api import CappedLimitOffsetPagination
+from core.api import CappedLimitOffsetPagination
 from games.errors import AppError
 from simulator import credentials, devices, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
@@ -160,7 +160,7 @@ class RunList(APIView):
         req = services.RunRequest(match_id=v["match"], backend=v["backend"], shots=v["shots"],
                                   action_number=v.get("action_number"), device=v.get("device", ""),
                                   seed=v.get("seed"))
-        # a refused request is an AppError, answered by config.api.exception_handler (400)
+        # a refused request is an AppError, answered by core.api.exception_handler (400)
         run, created = services.request_run(req, access, user=request.user)
         run.refresh_from_db()
         return Response(selectors.run_payload(run),

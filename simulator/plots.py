@@ -4,51 +4,11 @@ labels, legend, tick labels) is in the reader's language, drawn at each request:
 cached, so none can reach a reader of another language."""
 from __future__ import annotations
 
-import html
-import io
-import re
-import threading
 from typing import Any
 
-import matplotlib
 from django.utils.translation import gettext
 
-matplotlib.use("Agg")
-
-_LOCK = threading.Lock()  # pyplot keeps global state
-BIG = {"font.size": 16, "axes.titlesize": 20, "axes.labelsize": 18, "xtick.labelsize": 15,
-       "ytick.labelsize": 15, "legend.fontsize": 15}
-
-
-def _svg(fig) -> str:
-    import matplotlib.pyplot as plt
-
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    text = buf.getvalue()
-    return without_inline_styles(text[text.find("<svg"):])
-
-
-_STYLE_ATTR = re.compile(r'\sstyle="([^"]*)"')
-_STYLE_ELEMENT = re.compile(r"<style[^>]*>.*?</style>", re.S)
-
-
-def _presentation(match: re.Match) -> str:
-    attrs = []
-    for declaration in match.group(1).split(";"):
-        name, _, value = declaration.partition(":")
-        name, value = name.strip(), value.strip()
-        if re.fullmatch(r"[a-z-]+", name) and value:
-            attrs.append(f' {name}="{html.escape(value, quote=True)}"')
-    return "".join(attrs)
-
-
-def without_inline_styles(svg: str) -> str:
-    """Matplotlib's SVG with its ``style="fill: …"`` attributes as SVG presentation attributes
-    (``fill="…"``) and its ``<style>`` element dropped (the same rule is in app.css), so the
-    page's Content-Security-Policy (``style-src 'self'``) draws it as matplotlib meant."""
-    return _STYLE_ATTR.sub(_presentation, _STYLE_ELEMENT.sub("", svg))
+from core.plots import BIG, LOCK, svg_of
 
 
 def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str | None = None) -> str:
@@ -64,7 +24,7 @@ def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str |
             | {score_words(lbl): 0.0 for lbl in labels if lbl not in {r["label"] for r in t["table"]}}
             for t in series.values()]
     actual = score_words(actual) if actual is not None else None
-    with _LOCK, plt.rc_context(BIG):
+    with LOCK, plt.rc_context(BIG):
         fig = plot_histogram(data, legend=list(series), figsize=(12, 6), bar_labels=False,
                              title=title, sort="asc")
         ax = fig.axes[0]
@@ -74,7 +34,7 @@ def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str |
                 if tick.get_text() == actual:
                     tick.set_color("#b91c1c")
                     tick.set_fontweight("bold")
-        return _svg(fig)
+        return svg_of(fig)
 
 
 def counts_histogram(counts: dict[str, int], title: str) -> str:
@@ -82,8 +42,8 @@ def counts_histogram(counts: dict[str, int], title: str) -> str:
     import matplotlib.pyplot as plt
     from qiskit.visualization import plot_histogram
 
-    with _LOCK, plt.rc_context(BIG):
-        return _svg(plot_histogram(counts, figsize=(12, 6), title=title, bar_labels=False))
+    with LOCK, plt.rc_context(BIG):
+        return svg_of(plot_histogram(counts, figsize=(12, 6), title=title, bar_labels=False))
 
 
 def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> str:
@@ -93,7 +53,7 @@ def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> st
 
     from simulator.scoring import side_words
 
-    with _LOCK, plt.rc_context(BIG):
+    with LOCK, plt.rc_context(BIG):
         fig, ax = plt.subplots(figsize=(8, 7))
         colours = {"white": "#9ca3af", "black": "#111827"}
         for side in sorted({p[2] for p in points}):
@@ -110,13 +70,13 @@ def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> st
         ax.set_title(title)
         ax.legend()
         ax.grid(alpha=.3)
-        return _svg(fig)
+        return svg_of(fig)
 
 
 def bar_chart(values: dict[str, float], title: str, ylabel: str) -> str:
     import matplotlib.pyplot as plt
 
-    with _LOCK, plt.rc_context(BIG):
+    with LOCK, plt.rc_context(BIG):
         fig, ax = plt.subplots(figsize=(10, 6))
         keys = list(values)
         ax.bar(keys, [values[k] for k in keys], color="#4f46e5")
@@ -125,16 +85,16 @@ def bar_chart(values: dict[str, float], title: str, ylabel: str) -> str:
         ax.grid(axis="y", alpha=.3)
         for i, k in enumerate(keys):
             ax.annotate(f"{values[k]:g}", (i, values[k]), ha="center", va="bottom")
-        return _svg(fig)
+        return svg_of(fig)
 
 
 def circuit_drawing(circuit: Any) -> str:
     """qiskit's own circuit drawer (matplotlib output) as SVG."""
     import matplotlib.pyplot as plt
 
-    with _LOCK, plt.rc_context({"font.size": 14}):
+    with LOCK, plt.rc_context({"font.size": 14}):
         fig = circuit.draw(output="mpl", fold=40, idle_wires=False)
-        return _svg(fig)
+        return svg_of(fig)
 
 
 def circuit_text(circuit: Any) -> str:

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classrooms import throttle
+from core import throttle
 from simulator.models import Run
 
 

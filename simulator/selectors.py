@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from classrooms.csvcells import safe_row
 from classrooms.models import ClassSession
+from core.csvcells import safe_row
 from games.event_text import localize_view
 from games.models import Match
 from games.selectors import state_at

@@ -156,7 +156,7 @@ def cancel_run(run: Run) -> bool:
     run.refresh_from_db()
     if run.task_id and not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         try:
-            from config.celery import app
+            from celery import current_app as app
 
             app.control.revoke(run.task_id)
         except Exception:  # revoking is a courtesy; the task checks the status anyway

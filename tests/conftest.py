@@ -21,7 +21,7 @@ def pytest_sessionstart(session):
     pytest-xdist, before the workers start; each worker finds them current.)"""
     from pathlib import Path
 
-    from classrooms.management.commands.compile_catalogs import compile_catalog
+    from core.management.commands.compile_catalogs import compile_catalog
 
     for po in sorted((Path(__file__).resolve().parent.parent / "locale").glob("*/LC_MESSAGES/*.po")):
         compile_catalog(po)

@@ -1,4 +1,4 @@
-"""The Redis channel layer (``config.layers``), against a redis-server of the test's own:
+"""The Redis channel layer (``core.layers``), against a redis-server of the test's own:
 ``group_send`` in two round trips instead of four, a message naming its ``sender`` not delivered
 back to it, a member in the same process served without Redis; one reader per process taking its
 messages off Redis. What channels_redis promises must still hold: every other member
@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from config.layers import OutageAwareRedisChannelLayer
+from core.layers import OutageAwareRedisChannelLayer
 from tests.support import backing
 
 pytestmark = pytest.mark.skipif(shutil.which(backing.REDIS_SERVER) is None, reason="needs redis-server")

@@ -30,7 +30,7 @@ def _gone(request):
 
 urlpatterns = [path("boom/", _boom), path("forbidden/", _forbidden), path("gone/", _gone),
                *app_urls.urlpatterns]
-handler500 = "config.errors.server_error"
+handler500 = "core.pages.server_error"
 
 
 @pytest.fixture(params=[True, False], ids=["debug-on", "debug-off"])

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from config.bodylimit import BodyLimit
+from core.bodylimit import BodyLimit
 
 MB = 1 << 20
 
@@ -290,7 +290,7 @@ def test_a_static_path_out_of_the_static_files_is_the_apps_404_not_a_500(path, s
     that the server answered as a bare 500, in production mode."""
     from django.core.asgi import get_asgi_application
 
-    from config.staticfiles import StaticFiles
+    from core.staticfiles import StaticFiles
 
     settings.DEBUG = False
     scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",

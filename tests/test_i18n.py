@@ -87,7 +87,7 @@ def test_plural_entries_have_every_form_of_the_language(lang, domain):
 
 def test_pure_python_compile_writes_mo_files_that_django_reads(tmp_path):
     """make install / make test compile the catalogs with polib (no GNU gettext)."""
-    from classrooms.management.commands.compile_catalogs import compile_catalog
+    from core.management.commands.compile_catalogs import compile_catalog
 
     po_path = tmp_path / "django.po"
     shutil.copy(ROOT / "locale" / "pl" / "LC_MESSAGES" / "django.po", po_path)
@@ -105,7 +105,7 @@ def test_pure_python_compile_writes_mo_files_that_django_reads(tmp_path):
 def test_every_msgid_in_the_code_is_in_the_catalogs(tmp_path):
     """Extraction (the same `makemessages` as `make messages`) over a copy of the code into an
     empty locale/: every msgid it finds must already be in locale/es and locale/pl."""
-    for name in ("config", "classrooms", "games", "simulator", "quantum", "templates", "static"):
+    for name in ("config", "core", "classrooms", "games", "simulator", "quantum", "templates", "static"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy(ROOT / "manage.py", tmp_path / "manage.py")
     (tmp_path / "locale").mkdir()

@@ -9,7 +9,8 @@ from django.test import Client, RequestFactory
 from classrooms import join_link as jl
 from classrooms import services
 from classrooms.models import Classroom
-from classrooms.qr import qr_svg
+from core import lan
+from core.qr import qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +64,7 @@ def test_serve_lan_listens_on_the_network_and_admits_its_address(settings, monke
     settings.DEBUG = True  # make run's development values (pytest-django turns DEBUG off)
     settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
     settings.LAN_ADDRESS = ""
-    monkeypatch.setattr(jl, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.20")
     ran = []
     from daphne import cli
 

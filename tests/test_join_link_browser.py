@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from classrooms import services
-from classrooms.join_link import lan_address
 from classrooms.models import Classroom, Participant
+from core.lan import lan_address
 from tests.support.browser import log_in
 from tests.support.server import LiveServer
 

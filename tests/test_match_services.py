@@ -204,7 +204,7 @@ def test_a_rest_move_is_answered_applied_when_the_channel_layer_is_unreachable(c
     session.save()
     nowhere = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                            "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}}
-    no_cache = {"default": {"BACKEND": "config.cache.OutageTolerantRedisCache",
+    no_cache = {"default": {"BACKEND": "core.cache.OutageTolerantRedisCache",
                             "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
     with override_settings(CHANNEL_LAYERS=nowhere, CACHES=no_cache):
         answer = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 0, "action": {"squares": [1, 2]}},

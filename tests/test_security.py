@@ -83,7 +83,7 @@ def test_make_run_sets_the_development_values_itself():
 
 
 def serve(monkeypatch, tmp_path, settings, debug: bool) -> str:
-    from classrooms.management.commands import serve as serve_command
+    from core.management.commands import serve as serve_command
 
     settings.DEBUG = debug
     monkeypatch.setattr(serve_command, "DEMO_PASSWORD_FILE", tmp_path / "demo-password")
@@ -108,7 +108,7 @@ def test_the_demo_teacher_exists_only_in_development_with_a_random_password(monk
     User.objects.filter(username="teacher").delete()  # a new database gets a new one
     fresh = serve(monkeypatch, tmp_path, settings, debug=True)
     assert f"teacher / {password}" not in fresh
-    assert "quantum-demo" not in (ROOT / "classrooms/management/commands/serve.py").read_text()
+    assert "quantum-demo" not in (ROOT / "core/management/commands/serve.py").read_text()
 
 
 # ----------------------------------------------------------------- data really goes
@@ -178,7 +178,7 @@ def test_deeply_nested_or_huge_json_is_a_400_with_a_message(classroom, teacher_c
 
 def test_a_100_kb_json_body_is_too_large_for_the_api(classroom, teacher_client, settings):
     """Past the API's JSON cap but short of Django's own body limit, so that the API's parser
-    (config/parsers.py) is what refuses it: a 400 in words, nothing created."""
+    (core/parsers.py) is what refuses it: a 400 in words, nothing created."""
     body = json.dumps({"name": "9B", "padding": "y" * 100_000})
     assert len(body) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     for url in ("/api/classes/", "/api/sessions/"):
@@ -228,7 +228,7 @@ def test_api_lists_are_paginated(classroom, teacher_client):
 # ----------------------------------------------------------------- smaller
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(session, teacher_client):
-    from classrooms.csvcells import safe_cell
+    from core.csvcells import safe_cell
 
     join(Client(), session.join_code, "-Ada")
     join(Client(), session.join_code, "Bo")
@@ -382,7 +382,7 @@ def test_a_session_has_a_participant_cap_the_teacher_can_change(classroom, teach
 
 
 def test_x_forwarded_for_is_believed_only_from_trusted_proxies(session, settings):
-    from config.clientip import client_address
+    from core.clientip import client_address
 
     assert client_address({"REMOTE_ADDR": "198.51.100.5", "HTTP_X_FORWARDED_FOR": "1.2.3.4"}) == "198.51.100.5"
     settings.TRUSTED_PROXIES = ["127.0.0.1", "10.0.0.0/8"]
@@ -553,7 +553,7 @@ def test_check_deploy_warns_when_runs_would_execute_in_the_web_process():
 def test_throttles_count_over_a_sliding_minute_not_from_a_fresh_window(monkeypatch):
     """Attempts just before a minute's boundary still count just after it (a fixed window would
     forget them, letting a burst of twice the limit through and a test straddling it pass)."""
-    from classrooms import throttle
+    from core import throttle
 
     clock = [120.0 * 60 - 1]  # one second before a minute's boundary
     monkeypatch.setattr(throttle.time, "time", lambda: clock[0])

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from classrooms.join_link import lan_address
+from core.lan import lan_address
 from tests.test_serve_workers import ROOT, free_port, needs_services, served_env, worker_pids
 
 __all__ = ["served_env"]  # (the fixture, shared with the other serve tests)

@@ -7,9 +7,10 @@ middleware; the match socket asks ``socket_language`` once when it opens.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from http.cookies import SimpleCookie
+from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
@@ -27,17 +28,29 @@ def supported(code: str | None) -> str | None:
         return None
 
 
+_session_language: list[Callable[[Any], str | None]] = []
+
+
+def register_session_language(find: Callable[[Any], str | None]) -> None:
+    """The app that knows class sessions registers how to find the language a browser's class
+    session was given (``find(browser_session) -> code or None``; ``classrooms`` does, in its
+    ``ready``): ``core`` reads no app's model."""
+    if find not in _session_language:
+        _session_language.append(find)
+
+
 def class_session_language(browser_session) -> str | None:
     """The language the teacher set on the class session this browser last joined (or None)."""
-    session_id = browser_session.get(CLASS_SESSION_KEY) if browser_session is not None else None
-    if not isinstance(session_id, int):
+    if browser_session is None:
         return None
-    class_sessions = apps.get_model("classrooms", "ClassSession")  # (config depends on no app)
-    try:
-        code = class_sessions.objects.filter(pk=session_id).values_list("language", flat=True).first()
-    except DatabaseError:  # the database is down: the request answers for itself (503), in the default language
-        return None
-    return supported(code)
+    for find in _session_language:
+        try:
+            code = supported(find(browser_session))
+        except DatabaseError:  # the database is down: the request answers for itself (503), in the default language
+            return None
+        if code:
+            return code
+    return None
 
 
 class ClassSessionLanguageMiddleware:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext
 
-from games.errors import AppError
+from core.errors import AppError
 
 CLOSE_TOO_MANY = 4429
 CLOSE_IDLE = 4408

@@ -33,7 +33,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from config.checks import refuse_insecure_start
+from core.checks import refuse_insecure_start
 
 DEMO_USER = "teacher"
 DEMO_PASSWORD_FILE = Path(settings.BASE_DIR) / ".demo-teacher-password"
@@ -98,7 +98,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         shown = host
         if lan:
-            from classrooms.join_link import admit_lan_address, lan_address
+            from core.lan import admit_lan_address, lan_address
 
             address = settings.LAN_ADDRESS or lan_address()  # (named in the environment: that one)
             host = "0.0.0.0"

@@ -36,7 +36,7 @@ def limit() -> int:
 def _language(headers: Iterable[tuple[bytes, bytes]]) -> str:
     """The reader's language from the request's headers alone: the language cookie, then
     Accept-Language, then the default (there is no session to read at this layer)."""
-    from config.language import supported
+    from core.language import supported
 
     cookie_name = settings.LANGUAGE_COOKIE_NAME.encode()
     accept = b""

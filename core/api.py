@@ -10,7 +10,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import AppError, database_unavailable
+from core.errors import AppError, database_unavailable
 
 
 class CappedLimitOffsetPagination(LimitOffsetPagination):

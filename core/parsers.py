@@ -1,4 +1,4 @@
-"""The API's JSON parser behind the caps of ``games.limits``: a body too large or nested too
+"""The API's JSON parser behind the caps of ``core.limits``: a body too large or nested too
 deeply is a 400 with a message, checked before parsing (never a RecursionError → 500)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from games import limits
+from core import limits
 
 
 class LimitedJSONParser(JSONParser):

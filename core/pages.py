@@ -20,8 +20,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template import loader
 from django.utils.translation import gettext as _
 
-from games.access import LOBBY_URL_KEY
-from games.errors import AppError
+from core.errors import AppError
+from core.session_keys import LOBBY_URL_KEY
 
 # Django's own messages (get_object_or_404, the URL resolver) are not for students.
 _TECHNICAL = re.compile(r"matches the given query|^No .* found matching|Resolver404|'tried'|^\{")

@@ -36,7 +36,7 @@ application = ProtocolTypeRouter(
 )
 
 if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Channels
-    from games.consumers import raw_echo
+    from bench.echo import raw_echo
 
     application = raw_echo(application)
 

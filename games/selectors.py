@@ -24,7 +24,7 @@ from games.engines import (
 from games.errors import rules_version_refused
 from games.event_text import localize, localize_view
 from games.models import Match
-from games.snapshot import Snapshot, snapshot
+from games.snapshot import Snapshot, localized_seats, snapshot
 
 
 def current_state(match: Match) -> State:
@@ -98,7 +98,7 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         "status": snap.status,
         "seq": snap.seq,
         "seat": seat,
-        "seats": snap.seats,
+        "seats": localized_seats(snap.seats),
         "view": localize_view(snap.game, game.view(state, seat)),
         "to_act": to_act,
         "legal": game.legal_actions(state, seat) if seat is not None and seat in to_act

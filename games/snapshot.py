@@ -45,7 +45,16 @@ def seat_name(seat) -> str:
 
 
 def seats_summary(seats) -> list[dict]:
-    return [{"index": s.index, "name": seat_name(s), "bot": s.bot or None} for s in seats]
+    """The seats as every page gets them. A student's seat handed to a bot keeps the student's
+    name under ``was`` (``localized_seats`` says "Bot (was …)" in each reader's language: a
+    snapshot is shared by readers of several languages)."""
+    return [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
+             **({"was": s.name} if s.bot and s.former_participant_id is not None else {})} for s in seats]
+
+
+def localized_seats(seats: list[dict]) -> list[dict]:
+    """``seats_summary`` rows with the names of seats handed to a bot in the active language."""
+    return [{**s, "name": _("Bot (was %(name)s)") % {"name": s["was"]}} if s.get("was") else s for s in seats]
 
 
 def snapshot(match: Match, state: State, seats=None) -> Snapshot:

@@ -64,6 +64,7 @@ def test_serve_lan_listens_on_the_network_and_admits_its_address(settings, monke
     settings.DEBUG = True  # make run's development values (pytest-django turns DEBUG off)
     settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
     settings.LAN_ADDRESS = ""
+    monkeypatch.setenv("LAN_ADDRESS", "")  # (serve hands the address to its workers here: put back after)
     monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.20")
     ran = []
     from daphne import cli

@@ -46,6 +46,7 @@ from games.engines import FINISH_ACTION, get_game
 from games.event_text import localize
 from games.models import Action, Match
 from games.selectors import current_state
+from games.snapshot import localized_seats, seats_summary
 from tests.support.browser import log_in
 from tests.support.phone import PHONE, SMALL_PHONE, phone_context, phone_problems
 from tests.support.server import LiveServer
@@ -436,7 +437,8 @@ class LessonRun:
         with translation.override(lang):
             texts = [e["text"] for e in localize(match.game, why) if e.get("text")]
             player = translation.gettext("Player %(number)s") % {"number": "\x00"}
-        seats = {s.index: s.name for s in match.seats.all()}
+        with translation.override(lang):  # each seat named as the pages name it ("Bot (was Bruno)")
+            seats = {s["index"]: s["name"] for s in localized_seats(seats_summary(match.seats.all()))}
         before, after = (re.escape(p) for p in player.split("\x00"))
         named = [re.sub(rf"(?<!\w){before}(\d+){after}(?!\w)", lambda m: seats.get(int(m[1]) - 1, m[0]), t)
                  for t in texts]
@@ -449,7 +451,8 @@ class LessonRun:
             for text in named:
                 if text not in log:
                     self.findings.add(f"{self.stage} ({student.name})",
-                                      f"the log of {match.label} does not say why the game ended: {text!r} missing")
+                                      f"the log of {match.label} does not say why the game ended: {text!r} missing "
+                                      f"(its newest lines: {log[:240]!r})")
 
     def timed_out_said(self, match: Match, student: Student) -> None:
         forced = match.actions.filter(timed_out=True).order_by("seq").first()

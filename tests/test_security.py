@@ -86,6 +86,7 @@ def serve(monkeypatch, tmp_path, settings, debug: bool) -> str:
     from core.management.commands import serve as serve_command
 
     settings.DEBUG = debug
+    monkeypatch.setenv("LAN_ADDRESS", "")  # (serve --lan hands the address to its workers here: put back after)
     monkeypatch.setattr(serve_command, "DEMO_PASSWORD_FILE", tmp_path / "demo-password")
     monkeypatch.setattr("daphne.cli.CommandLineInterface.run", lambda self, args: None)
     out = io.StringIO()

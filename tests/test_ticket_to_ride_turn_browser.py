@@ -73,9 +73,9 @@ def tap(page, selector: str) -> None:
 
 
 def offered(page) -> set[str]:
-    """The action buttons the board shows now."""
+    """The action buttons the board shows now (the map's zoom buttons are no actions)."""
     return set(page.evaluate("""() => [...document.querySelectorAll('#ttr-under-test button')]
-        .filter((b) => !b.disabled).map((b) => Object.keys(b.dataset)[0])"""))
+        .filter((b) => !b.disabled && !('zoom' in b.dataset)).map((b) => Object.keys(b.dataset)[0])"""))
 
 
 def assert_prompt_offered(page, prompt: str) -> None:

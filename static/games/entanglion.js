@@ -313,7 +313,7 @@ export function createBoard(root, { act, preview }) {
 
   function trackPanel(v) {
     const at = detectionIndex(v);
-    const track = s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": bt("track_label", { rate: detectionRate(v), space: at + 1 }) });
+    const track = readableText(s("svg", { class: "ent-track", viewBox: "0 0 372 92", role: "img", "aria-label": bt("track_label", { rate: detectionRate(v), space: at + 1 }) }));
     TRACK.forEach((value, i) => {
       const row = i < 6 ? 0 : 1;
       const col = i % 6;

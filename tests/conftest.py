@@ -33,11 +33,10 @@ PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_proce
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist loadfile``, each file one worker's) the files
-    that drive a browser come first, then those that start servers, then the rest: a long file
-    started last would leave the other workers idle at the end, while the many quick files fill
-    every worker's time to the end. (A worker's own order within a file is kept; a run without
-    xdist keeps the order of the files.)"""
+    """Under pytest-xdist (``make test``: ``--dist worksteal``) the tests that drive a browser
+    come first, then those that start servers, then the rest: the long ones start early and the
+    many quick ones fill every worker's time to the end (an idle worker takes tests from the end
+    of another's queue). A file's own order is kept; a run without xdist keeps the files' order."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
 

@@ -92,6 +92,12 @@ MOVE_STEPS = {
     "entanglion": ["button.ent-card", "button.ent-act"],
     "quantum-ticket-to-ride": ["[data-claim]", "[data-draw]", ".ttr-route.claimable", "[data-pass]"],
 }
+# the elements that reach past the right edge of the screen (the innermost first), for a finding
+PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > innerWidth + 0.5; })
+  .reverse().slice(0, 4)
+  .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${String(e.className.baseVal ?? e.className).trim().replace(/ +/g, '.')}`
+    + ` (${Math.round(e.getBoundingClientRect().right)} px) "${(e.textContent || '').trim().slice(0, 30)}"`)"""
 # the events that end a game (its own rule, or "Finish in": the time_up event before them)
 END_TYPES = {"game_over", "score", "match_end", "game_end"}
 
@@ -262,7 +268,8 @@ class LessonRun:
         where = f"{self.stage}: {what} ({student.name}, {student.size['width']} px)"
         found = phone_problems(page)
         for over in found["sideways"]:
-            self.findings.add(where, f"page {over} px wider than the phone ({page.url.replace(self.server.url, '')})")
+            self.findings.add(where, f"page {over} px wider than the phone ({page.url.replace(self.server.url, '')}; "
+                                     f"past the right edge: {page.evaluate(PAST_THE_EDGE)})")
         for p in found["small"]:
             self.findings.add(where, f"target under 24 px: {p['element']} ({p['width']}×{p['height']})")
         for p in found["covered"]:

@@ -138,6 +138,10 @@ def phone_problems(page, within: str | None = None, ignore=(), min_target: int =
     ``small`` and ``covered`` targets, ``tiny`` text; each finding names its element."""
     page.wait_for_function("""() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)""",
                            timeout=10_000)
+    # the page at rest: a tile growing in or a line sliding in is measured once its animation ends
+    # (endless ones, a pulse, are not waited for)
+    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== 'running'
+        || a.effect?.getComputedTiming().iterations === Infinity)""", timeout=10_000)
     found = page.evaluate(AUDIT, [within or "body", INTERACTIVE, list(ignore), min_target, min_text])
     width = page.viewport_size["width"]
     over = found.pop("sideways") - width

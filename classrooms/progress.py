@@ -5,7 +5,7 @@ week. Read by the teacher's progress pages (``classrooms.progress_views``) and t
 
 Points and results are the standings' own (``classrooms.standings.game_points`` / ``result_of``:
 win 1, draw ½, loss 0; the share of the others outscored at larger tables; co-op: 1 for a win);
-QTris luck is the standings' ``_luck`` (actual minus the exact expected score; None for other
+Luck is the standings' ``luck_of`` (actual minus the exact expected score; None for other
 games and for the Eve variant). Every finished table of a session counts (free tables and rounds).
 
 An **exercise is solved** by a member who won (co-op: whose team won) a finished game at a table
@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classrooms.models import Participant, Table
-from classrooms.standings import _luck, game_points, is_cooperative, result_of
+from classrooms.standings import game_points, is_cooperative, luck_of, result_of
 from games.models import Match
 from games.snapshot import seat_name
 
@@ -53,7 +53,7 @@ def game_rows(participants: list[Participant]) -> list[dict]:
         n = len(seats)
         cooperative = is_cooperative(match.game)
         points = game_points(match.outcome, n, cooperative=cooperative)
-        luck = _luck(match) if match.game == "qtris" else None
+        luck = luck_of(match)
         when = match.finished_at or session.created_at
         for seat in seats:
             participant = by_id.get(seat.participant_id)

@@ -13,7 +13,7 @@ from classrooms.models import ClassSession, Participant
 from classrooms.standings import cached_standings, current_round
 from classrooms.ticket_progress import shows_progress, table_progress
 from games import pace
-from games.engines import State, get_game
+from games.engines import State, abilities_of, get_game
 from games.models import Match
 from games.moments import newest_moments, table_moments
 from games.names import game_name, variant_name
@@ -288,7 +288,7 @@ def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, d
         "tables": standings["tables"],
         "teams": [{k: t[k] for k in ("names", "place", "played", "won", "components", "turns")}
                   for t in standings["teams"]],
-        "luck": session.game == "qtris",
+        "luck": abilities_of(get_game(session.game)).luck,
         "moments": newest_moments(moments.values()),
         "podium": podium(standings) if phase == "podium" else [],
     }, moments

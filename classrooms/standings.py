@@ -48,19 +48,18 @@ from django.db.models import Count, Max, Q
 from django.utils.translation import get_language
 
 from classrooms.models import ClassSession, Table
+from games.engines import abilities_of, get_game
 from games.models import Match
 from games.selectors import current_state
 from games.snapshot import seat_name
 from games.summaries import has_summary, match_summary
 
-# games whose seats win or lose together
-COOPERATIVE_GAMES = frozenset({"entanglion"})
-
 _HALF = Fraction(1, 2)
 
 
 def is_cooperative(game_slug: str) -> bool:
-    return game_slug in COOPERATIVE_GAMES
+    """Whether the seats of this game win or lose together (the engine's ``cooperative``)."""
+    return abilities_of(get_game(game_slug)).cooperative
 
 
 def game_points(outcome: dict, seats: int, *, cooperative: bool = False) -> list[Fraction]:
@@ -144,7 +143,7 @@ def records(session: ClassSession, tables: list[Table] | None = None) -> dict[in
         n = len(seats)
         points = game_points(match.outcome, n, cooperative=cooperative)
         scores = match.outcome.get("scores") if isinstance(match.outcome.get("scores"), list) else None
-        luck = _luck(match) if session.game == "qtris" else None
+        luck = luck_of(match)
         # a bye: a bot seated from the start (not one that took a removed student's seat)
         has_bot = any(s.bot and s.former_participant_id is None for s in seats)
         for s in humans:
@@ -180,22 +179,19 @@ def opponents_met(session: ClassSession) -> dict[int, set[int]]:
     return met
 
 
-def _luck(match: Match) -> list[float] | None:
-    """QTris: per seat, actual score minus the exact expected score before the final measurement."""
-    if match.variant == "eve":
+def luck_of(match: Match) -> list[float] | None:
+    """A finished match's luck per seat (the engine's ``luck``: actual minus expected score), or
+    None for a game or variant without it; cached per move."""
+    engine = match.engine
+    if not abilities_of(engine).luck or not match.outcome:
         return None
     key = f"standings-luck:{match.pk}:{match.seq}"
     found = cache.get(key)
     if found is not None:
         return found
-    state = current_state(match)
-    expected = match.engine.analysis(state).get("expected_scores")
-    actual = match.outcome.get("scores")
-    if not expected or not actual:
-        return None
-    sides = state["n_sides"]
-    luck = [float(actual[i % sides]) - float(expected[i % sides]) for i in range(state["players"])]
-    cache.set(key, luck, 3600)
+    luck = engine.luck(current_state(match), match.outcome)
+    if luck is not None:
+        cache.set(key, luck, 3600)
     return luck
 
 

@@ -264,6 +264,19 @@ def test_every_game_declares_its_abilities(slug):
     assert callable(getattr(game, "preview", None)) == declared.preview
     assert callable(getattr(game, "teaching_moments", None)) == declared.teaching_moments
     assert callable(getattr(game, "public_circuit", None)) == declared.private_circuit
+    assert callable(getattr(game, "luck", None)) == declared.luck
+    if declared.cooperative:  # one result for the table: every seat wins or none does
+        for variant in game.variants:
+            for match in matches(slug, variant):
+                outcome = game.outcome(match.states[-1])
+                if outcome is not None:
+                    assert set(outcome.get("winners") or []) in (set(), set(range(match.players)))
+    if declared.luck:  # a number per seat, once the game is over
+        for variant in game.variants:
+            for match in matches(slug, variant):
+                outcome = game.outcome(match.states[-1])
+                luck = game.luck(match.states[-1], outcome) if outcome else None
+                assert luck is None or (len(luck) == match.players and all(isinstance(x, float) for x in luck))
     assert declared.preview or not declared.preview_odds_keys
     if declared.live_odds:   # players follow the odds mid-game: nothing in them is secret
         assert declared.public_analysis_keys and not declared.teacher_only_analysis_keys

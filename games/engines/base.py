@@ -217,6 +217,11 @@ class Abilities:
       own. Either way, where several seats (teams) are awaited at once, each decides for itself:
       one acting never takes another's decision away. The platform lets a bot make its own
       decisions at once, but never one its human teammate is awaited for.
+    * ``cooperative``: the seats win or lose together (the standings give every seat the
+      table's result; rounds pair a table's seats as one team).
+    * ``luck``: the engine has ``luck(state, outcome) -> list[float] | None``: per seat, the score
+      it got minus the score it could expect before chance decided (the standings' and progress
+      pages' "luck"; None where the game or variant has no such number).
     """
 
     preview: bool = False
@@ -229,6 +234,8 @@ class Abilities:
     private_circuit: bool = False
     teaching_moments: bool = False
     teams: bool = False
+    cooperative: bool = False
+    luck: bool = False
 
     def __post_init__(self) -> None:
         both = set(self.public_analysis_keys) & set(self.teacher_only_analysis_keys)

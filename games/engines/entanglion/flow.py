@@ -81,6 +81,7 @@ class Entanglion:
     # everything in the view is open between the partners; the route planning is the
     # teacher's (it would play the game for the students); a hover preview of engine cards
     abilities = Abilities(
+        cooperative=True,  # the two ships win or lose together
         preview=True,
         public_analysis_keys=("ships", "state", "detection", "detection_chance_next_arrival",
                               "detection_chance_by_seat"),

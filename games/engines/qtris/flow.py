@@ -176,6 +176,7 @@ class QTris(Engine):
     # the analysis is computed from the public board only: players may see all of it (unless
     # the teacher hides the odds), and so the statistics pages mid-game
     abilities = Abilities(
+        luck=True,  # actual minus exact expected score (``luck``)
         preview=True,
         preview_odds_keys=("analysis", "delta"),
         public_analysis_keys=("p_white", "expected_qtris", "p_win", "kets", "tiles", "eve",
@@ -734,6 +735,18 @@ class QTris(Engine):
 
     def analysis(self, state: State) -> dict:
         return analyse_board(state["board"], state["colors"], state["variant"])
+
+    def luck(self, state: State, outcome: dict) -> list[float] | None:
+        """Per seat: the points its side scored minus the exact expected score before the final
+        measurement (None for Eve's variant, scored by sets, and for an outcome without scores)."""
+        if state["variant"] == "eve":
+            return None
+        expected = self.analysis(state).get("expected_scores")
+        actual = outcome.get("scores")
+        if not expected or not actual:
+            return None
+        sides = state["n_sides"]
+        return [float(actual[i % sides]) - float(expected[i % sides]) for i in range(state["players"])]
 
     def preview(self, state: State, seat: int, action: Action) -> dict:
         """What a card play would do to the board, without chance (see ``preview``)."""

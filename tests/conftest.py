@@ -139,8 +139,12 @@ def teacher(transactional_db):
 
 @pytest.fixture(scope="session")
 def chromium_browser():
-    """One Chromium for the whole run (launching it takes seconds)."""
-    from playwright.sync_api import sync_playwright
+    """One Chromium for the whole run (launching it takes seconds). A page's expectations wait
+    up to 15 s by default: the suite runs three workers, servers and browsers on two cores, where
+    a page can take longer than Playwright's 5 s to show what a quiet machine shows at once."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
 
     from tests.support.browser import launch
 

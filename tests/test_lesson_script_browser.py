@@ -388,6 +388,13 @@ class LessonRun:
         match_id = student.match_id
         before = Match.objects.get(pk=match_id).seq
         sent = page.evaluate("() => window.__acts")
+        # a student looks at the board as it is: the page has the newest move before the first tap
+        # (a tap on a board a move behind is refused as stale, rightly; under load the news of
+        # the other player's move can take a moment)
+        try:
+            page.wait_for_function(f"() => window.__seq >= {before}", timeout=10_000)
+        except Exception:
+            raise AssertionError(f"{self.stage}: {student.name}'s page never received move {before}") from None
         for _ in range(taps):
             target = page.evaluate(FIND_TARGET, [MOVE_STEPS[self.lesson.game], True])
             if target is None:

@@ -56,15 +56,34 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank[file_of(item)])
 
 
-@pytest.fixture(autouse=True)
-def no_browser_loop_outside_browser_tests(request):
-    """Outside browser tests Playwright's event loop is set aside (tests/support/loops.py)."""
-    if request.node.get_closest_marker("browser"):
-        yield
-        return
+def _outside_browser_loop(item):
+    """Outside browser tests Playwright's event loop is set aside (tests/support/loops.py) for
+    the whole of the test: its fixtures' set-up and teardown too, the database's included. (Set
+    aside by a fixture, the loop was still registered while pytest-django opened the test's
+    transaction: a test run after a browser test in the same process then wrote to the database
+    for good what it should have rolled back, and the next test found a "mr-bohr" already there.)"""
+    from contextlib import nullcontext
+
     from tests.support.loops import loop_set_aside
 
-    with loop_set_aside():
+    return nullcontext() if item.get_closest_marker("browser") else loop_set_aside()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    with _outside_browser_loop(item):
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    with _outside_browser_loop(item):
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    with _outside_browser_loop(item):
         yield
 
 

@@ -7,6 +7,8 @@ from collections import Counter
 from typing import Any
 
 from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
+from ..contract import Engine
+from ..schema import Actions, Anything, Obj, Options, Text, TrueOnly
 from . import moments
 from . import options as opts
 from . import rules as R
@@ -67,13 +69,28 @@ def canonical(action: Any) -> str | None:
 
 # --------------------------------------------------------------------------- the game
 
-class Entanglion:
+class Entanglion(Engine):
     slug = SLUG
     rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "Entanglion"
     min_players = 2
     max_players = 2
     variants = ("easy", "hard")
+    # the shapes of the actions (the contract refuses any other); which of them is legal now is
+    # the rules' (``legal_actions``)
+    actions = Actions(
+        play=Obj(optional={"tunnel": TrueOnly()}, play=Text()),
+        exchange=Obj(exchange=Text()),
+        retrieve=Obj(optional={"tunnel": TrueOnly()}, retrieve=TrueOnly()),
+        event=Obj(optional={"component": Text()}, event=Text()),
+        trade=Obj(trade=Obj(give=Text(), take=Text())),
+        land=Obj(land=Obj(mercurial=Text(), rubicon=Text())),
+        discard=Obj(discard=Text()),
+        keep=Obj(keep=Text()),
+        mechanic=Obj(mechanic=Text()),
+        stop=Obj(stop=TrueOnly()),
+    )
+    options = Options(**{key: Anything() for key in sorted(opts.KEYS)})  # checked by options.parse
     variant_names = {"easy": gettext_noop("easy"), "hard": gettext_noop("hard")}
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the mission ends: it is won only with all 8 "
@@ -95,14 +112,8 @@ class Entanglion:
 
     # ----------------------------------------------------------------- setup
 
-    def setup(self, players: int = 2, variant: str = "easy", seed: int = 0,
-              options: dict | None = None) -> State:
-        if not _is_int(players) or players != 2:
-            raise IllegalAction("bad_players", "Entanglion is for exactly 2 players.")
-        if variant not in self.variants:
-            raise IllegalAction("bad_variant", "Unknown variant: choose 'easy' or 'hard'.")
-        if not _is_int(seed):
-            raise IllegalAction("bad_seed", "The seed must be an integer.")
+    def start(self, players: int, variant: str, seed: int, options: dict) -> State:
+        """The set-up (the contract checked players, variant, seed and the options' names)."""
         o = opts.parse(options, variant)
         rng = chance(seed, 0, "setup")
         events: list[Event] = []
@@ -224,11 +235,11 @@ class Entanglion:
                      for t in sorted(set(state["hands"][1 - seat]))]
         return acts
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["finished"]:
-            raise IllegalAction("game_over", "The game is over.")
-        if not _is_int(seat) or seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+    def is_over(self, state: State) -> bool:
+        return state["finished"]
+
+    def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
+        """An action of the right shape by the seat to act (the contract checked): legal now?"""
         key = canonical(action)
         if key is None or key not in {canonical(a) for a in self.legal_actions(state, seat)}:
             raise _why_illegal(state, seat, action)
@@ -263,8 +274,8 @@ class Entanglion:
     # ----------------------------------------------------------------- views
 
     def view(self, state: State, seat: int | None) -> dict:
-        if seat is not None and (not _is_int(seat) or seat not in (0, 1)):
-            raise IllegalAction("bad_seat", "No such seat.")
+        if seat is not None:
+            self.check_seat(state, seat)
         return build_view(self, state, seat)
 
     def outcome(self, state: State) -> dict | None:
@@ -316,36 +327,40 @@ def _decisions(state: State, pending: dict) -> list[Action]:
     raise ValueError(kind)  # pragma: no cover
 
 
+DECISION_AWAITED = {  # what the pending decision asks for, said when another action comes
+    "land": gettext_noop('First choose where each ship lands: {"land": {"mercurial": "ZERO", '
+                         '"rubicon": "ONE"}}.'),
+    "discard": gettext_noop('First discard one engine card: {"discard": CARD}.'),
+    "keep": gettext_noop('First keep one of the two drawn cards: {"keep": CARD}.'),
+    "mechanic": gettext_noop("First play one of The Mechanic's cards ({\"mechanic\": CARD}) or stop "
+                             '({"stop": true}).'),
+}
+
+
 def _why_illegal(state: State, seat: int, action: Any) -> IllegalAction:
-    if not isinstance(action, dict) or not action:
-        return IllegalAction("bad_action", "An action is a JSON object such as {\"play\": \"H\"}.")
+    """Why an action of the right shape is not legal now (every refusal a msgid)."""
     pending = state["pending"]
     if pending is not None:
-        words = {"land": "choose where each ship lands: {\"land\": {\"mercurial\": \"ZERO\", "
-                         "\"rubicon\": \"ONE\"}}",
-                 "discard": "discard one engine card: {\"discard\": CARD}",
-                 "keep": "keep one of the two drawn cards: {\"keep\": CARD}",
-                 "mechanic": "play one of The Mechanic's cards ({\"mechanic\": CARD}) or stop "
-                             "({\"stop\": true})"}
-        return IllegalAction("decision_awaited", f"First {words[pending['kind']]}.")
+        return IllegalAction("decision_awaited", DECISION_AWAITED[pending["kind"]])
     if "play" in action or "exchange" in action:
         card = action.get("play", action.get("exchange"))
-        if not isinstance(card, str) or card not in state["hands"][seat]:
-            return IllegalAction("not_in_hand", "That engine card is not in your hand.")
+        if card not in state["hands"][seat]:
+            return IllegalAction("not_in_hand", gettext_noop("That engine card is not in your hand."))
         if action.get("tunnel") is not None:
-            return IllegalAction("no_check", "Quantum Tunnel cancels a defense check: you need "
-                                             "the card and a move that brings an orbital check.")
+            return IllegalAction("no_check", gettext_noop(
+                "Quantum Tunnel cancels a defense check: you need the card and a move that brings an "
+                "orbital check."))
     if "retrieve" in action and not _can_retrieve(state):
-        return IllegalAction("nothing_here", "Retrieve needs the ships on an Entanglion planet "
-                                             "that still holds a component.")
+        return IllegalAction("nothing_here", gettext_noop(
+            "Retrieve needs the ships on an Entanglion planet that still holds a component."))
     if "event" in action:
-        return IllegalAction("no_event", "You hold no such event card (or it is not played as "
-                                         "an action).")
+        return IllegalAction("no_event", gettext_noop(
+            "You hold no such event card (or it is not played as an action)."))
     if "trade" in action:
-        return IllegalAction("no_trade", "Trading needs Qubit Interconnect on your ship, both "
-                                         "ships on the same planet, once per turn before your "
-                                         "action, and cards that are in the hands.")
-    return IllegalAction("bad_action", "That is not a legal action now; see the legal actions.")
+        return IllegalAction("no_trade", gettext_noop(
+            "Trading needs Qubit Interconnect on your ship, both ships on the same planet, once per "
+            "turn before your action, and cards that are in the hands."))
+    return IllegalAction("bad_action", gettext_noop("That is not a legal action now; see the legal actions."))
 
 
 def _perform(state: State, seat: int, action: Action, rng: random.Random,

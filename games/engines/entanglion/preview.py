@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..base import IllegalAction
+from ..base import IllegalAction, gettext_noop
 from . import rules as R
 from .kets import describe
 from .navigation import board_differs_from_physics, gate_of, kickback, needs_orbital
@@ -31,14 +31,14 @@ def _key(action: object) -> str | None:
 
 def preview(game, state: dict, seat: int, action: dict) -> dict:
     if state["finished"] or not isinstance(seat, int) or seat not in game.to_act(state):
-        raise IllegalAction("not_your_turn", "You may not play now, so there is nothing to "
-                                             "preview.")
+        raise IllegalAction("not_your_turn", gettext_noop("You may not play now, so there is nothing to "
+                                                          "preview."))
     legal = {_key(a) for a in game.legal_actions(state, seat)}
     if not isinstance(action, dict) or _key(action) not in legal:
-        raise IllegalAction("no_preview", "Only a legal engine-card play can be previewed.")
+        raise IllegalAction("no_preview", gettext_noop("Only a legal engine-card play can be previewed."))
     card = action.get("play", action.get("mechanic"))
     if not isinstance(card, str):
-        raise IllegalAction("no_preview", "Only engine-card plays can be previewed.")
+        raise IllegalAction("no_preview", gettext_noop("Only engine-card plays can be previewed."))
     before = dict(state["ships"])
     after = move(before, SHIPS[seat], card)
     check = "play" in action and needs_orbital(state, seat, before, after)

@@ -189,14 +189,18 @@ def _apply(match: Match, state: State, seat: int, action: object, applied: Appli
            *, by_bot: bool, timed_out: dict | None = None) -> State:
     """``timed_out``: the platform's event saying this seat's time ran out (the move is the
     random bot's), logged before the move's own events."""
-    game = match.engine
+    state, events = _engine_apply(match.engine, state, seat, action)
+    return _record(match, state, seat, action, events, applied, by_bot=by_bot, timed_out=timed_out)
+
+
+def _engine_apply(game, state: State, seat: int, action: object) -> tuple[State, list[dict]]:
+    """The engine applies ``action`` (an object) for ``seat``; its refusal is the app's error."""
     if not isinstance(action, dict):
         raise AppError("bad_action", _("An action must be a JSON object."))
     try:
-        state, events = game.apply(state, seat, action)
+        return game.apply(state, seat, action)
     except IllegalAction as exc:
         raise from_illegal(exc) from exc
-    return _record(match, state, seat, action, events, applied, by_bot=by_bot, timed_out=timed_out)
 
 
 def _record(match: Match, state: State, seat: int, action: dict, events: list[dict], applied: Applied,
@@ -254,12 +258,7 @@ def _bot_move(match: Match, game, state: State, bots: dict[int, str]):
             continue
         bot = get_bot(match.game, bots[seat])
         action = bot.choose(game.view(state, seat), legal, chance(match.seed, match.seq, "bot"))
-        if not isinstance(action, dict):
-            raise AppError("bad_action", _("An action must be a JSON object."))
-        try:
-            after, events = game.apply(state, seat, action)
-        except IllegalAction as exc:
-            raise from_illegal(exc) from exc
+        after, events = _engine_apply(game, state, seat, action)
         return seat, action, after, events
     return None
 

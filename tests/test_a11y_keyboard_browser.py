@@ -114,16 +114,14 @@ def test_whose_turn_is_shown_by_more_than_colour(chromium, server, teacher):
     expect(acting).to_have_attribute("aria-current", "true")
     # (read in the page as it is at each try: a new state re-renders the players, and an element
     # taken before that is detached, with no computed style)
-    ada.wait_for_function("""([seat, want]) => {
+    marker_is = """([seat, want]) => {
         const e = document.querySelector(`.player[data-seat='${seat}']`);
         return !!e && e.isConnected && getComputedStyle(e, '::before').content === want;
-    }""", arg=[0, '"▶ "'], timeout=10_000)
+    }"""
+    ada.wait_for_function(marker_is, arg=[0, '"▶ "'], timeout=10_000)
     waiting = ada.locator(".player[data-seat='1']")
     assert waiting.get_attribute("aria-current") is None
-    ada.wait_for_function("""([seat, want]) => {
-        const e = document.querySelector(`.player[data-seat='${seat}']`);
-        return !!e && e.isConnected && getComputedStyle(e, '::before').content === want;
-    }""", arg=[1, "none"], timeout=10_000)
+    ada.wait_for_function(marker_is, arg=[1, "none"], timeout=10_000)
     # X and O are letters, not colours; the squares' names say what is on them
     ada.locator("g.cell[data-square='1']").click()
     ada.locator("g.cell[data-square='2']").click()

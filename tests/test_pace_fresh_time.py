@@ -18,20 +18,11 @@ from games import services as match_services
 from games.engines import FINISH_ACTION, get_game
 from games.models import Action, Match
 from games.selectors import current_state, match_payload
+from tests.test_pace import in_memory_layer  # noqa: F401  (fixture: the in-memory layer, short choices)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_memory_layer")]
 
 
-@pytest.fixture(autouse=True)
-def in_memory_layer(settings):
-    from channels.layers import channel_layers
-
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.MOVE_CLOCK_CHOICES = (3, 15, 30)
-    settings.FINISH_IN_CHOICES = (4, 60, 300)
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def command(session: ClassSession, **message) -> None:

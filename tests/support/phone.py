@@ -145,6 +145,9 @@ def phone_problems(page, within: str | None = None, ignore=(), min_target: int =
     found = page.evaluate(AUDIT, [within or "body", INTERACTIVE, list(ignore), min_target, min_text])
     width = page.viewport_size["width"]
     over = found.pop("sideways") - width
+    if over > 0:  # at rest? (a layout mid-change, a toast coming in, settles within a moment)
+        page.wait_for_timeout(600)
+        over = page.evaluate("() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)") - width
     found["sideways"] = [over] if over > 0 else []
     return found
 

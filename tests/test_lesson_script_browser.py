@@ -93,8 +93,9 @@ MOVE_STEPS = {
     "quantum-ticket-to-ride": ["[data-claim]", "[data-draw]", ".ttr-route.claimable", "[data-pass]"],
 }
 # the elements that reach past the right edge of the screen (the innermost first), for a finding
-PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')]
-  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > innerWidth + 0.5; })
+# (measured against the phone's width: a mobile browser widens its layout viewport to the content)
+PAST_THE_EDGE = """(width) => [...document.querySelectorAll('body *')]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > width + 0.5; })
   .reverse().slice(0, 4)
   .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${String(e.className.baseVal ?? e.className).trim().replace(/ +/g, '.')}`
     + ` (${Math.round(e.getBoundingClientRect().right)} px) "${(e.textContent || '').trim().slice(0, 30)}"`)"""
@@ -269,7 +270,7 @@ class LessonRun:
         found = phone_problems(page)
         for over in found["sideways"]:
             self.findings.add(where, f"page {over} px wider than the phone ({page.url.replace(self.server.url, '')}; "
-                                     f"past the right edge: {page.evaluate(PAST_THE_EDGE)})")
+                                     f"past the right edge: {page.evaluate(PAST_THE_EDGE, student.size['width'])})")
         for p in found["small"]:
             self.findings.add(where, f"target under 24 px: {p['element']} ({p['width']}×{p['height']})")
         for p in found["covered"]:

@@ -435,6 +435,14 @@ class LessonRun:
     def tables(self, round_number: int) -> list[Match]:
         return list(Match.objects.filter(table__session_id=self.session_id, table__round__number=round_number).order_by("pk"))
 
+    def all_ended_saying_why(self, tables: list[Match], round_name: str) -> None:
+        """Every table of the round ends by the teacher's "Finish in", and its log says why."""
+        self.wait_for(lambda: all(m.status != Match.Status.PLAYING for m in
+                                  Match.objects.filter(pk__in=[m.pk for m in tables])),
+                      f"{round_name} did not end by the teacher's time", timeout=FINISH_SECONDS + 20)
+        for match in tables:
+            self.said_why_it_ended(match)
+
     def wait_for(self, condition, what: str, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
         while not condition():
@@ -621,11 +629,7 @@ def run_the_lesson(run: LessonRun) -> None:
     for student in run.students:
         if Match.objects.get(pk=student.match_id).status == Match.Status.PLAYING:
             expect(student.page.locator("#pace-rule")).to_have_text(rule)
-    run.wait_for(lambda: all(m.status != Match.Status.PLAYING for m in
-                             Match.objects.filter(pk__in=[m.pk for m in first])),
-                 "round 1 did not end by the teacher's time", timeout=FINISH_SECONDS + 20)
-    for match in first:
-        run.said_why_it_ended(match)
+    run.all_ended_saying_why(first, "round 1")
     for student in run.students:
         run.check_page(student, "result of round 1")
     expect(dashboard.locator("#round-status")).to_contain_text("Every table has finished")
@@ -688,11 +692,7 @@ def run_the_lesson(run: LessonRun) -> None:
     play_until(run, lambda: True)
     dashboard.select_option("#finish-in", str(FINISH_SECONDS))
     dashboard.locator("#finish-btn").click()
-    run.wait_for(lambda: all(m.status != Match.Status.PLAYING for m in
-                             Match.objects.filter(pk__in=[m.pk for m in second])),
-                 "round 2 did not end by the teacher's time", timeout=FINISH_SECONDS + 20)
-    for match in second:
-        run.said_why_it_ended(match)
+    run.all_ended_saying_why(second, "round 2")
     for student in run.students:
         if student is not removed:
             run.check_page(student, "result of round 2")

@@ -414,10 +414,12 @@ class LessonRun:
                 except Exception:
                     raise AssertionError(f"{self.stage}: {student.name}'s page never received the answer to its move") from None
                 errors = page.evaluate("() => window.__socketErrors.splice(0)")
-                # two seats acting at the same moment: the second is refused as stale, rightly (the
-                # page says so and shows the new board); a refusal with nobody else's move is a defect
-                raced = Action.objects.filter(match_id=match_id, seq=before).exclude(
-                    seat__in=self.seats_of(student, match_id)).exists()
+                # two seats acting at the same moment, or the clock moving for the student just as
+                # they tapped: the tap is refused as stale, rightly (the page says so and shows the
+                # new board); a refusal with no other move in between is a defect
+                between = Action.objects.filter(match_id=match_id, seq=before).first()
+                raced = between is not None and (between.timed_out or
+                                                 between.seat not in self.seats_of(student, match_id))
                 for error in errors:
                     if not (error.startswith("stale:") and raced):
                         self.findings.add(f"{self.stage}: {what} ({student.name})", f"a move refused: {error}")

@@ -51,9 +51,9 @@ class ClassSessionSerializer(serializers.ModelSerializer):
         options = dict(data.get("options") or {})
         try:
             if data.get("ticket_map") is not None:
-                if data["game"] != ticket_maps.GAME:
+                if not ticket_maps.takes_maps(data["game"]):
                     raise AppError("bad_option", gettext("Only Quantum Ticket-to-Ride sessions take a map."))
-                options |= ticket_maps.session_options(data["classroom"], data["ticket_map"])
+                options |= ticket_maps.session_options(data["classroom"], data["ticket_map"], data["game"])
             return services.open_session(data["classroom"], data["game"], variant=data.get("variant"),
                                          options=options, bot_level=data.get("bot_level", "strong"),
                                          show_odds=data.get("show_odds", True),

@@ -288,9 +288,9 @@ def _command(session_id: int, message: dict) -> AppError | None:
                     raise AppError("bad_table", gettext("Some of those students are not in this session."))
                 extra = {}
                 if message.get("ticket_map") is not None:  # Ticket-to-Ride: this table's own map
-                    if session.game != ticket_maps.GAME:
+                    if not ticket_maps.takes_maps(session.game):
                         raise AppError("bad_message", gettext("Only Quantum Ticket-to-Ride tables take a map."))
-                    extra = ticket_maps.session_options(session.classroom, message["ticket_map"])
+                    extra = ticket_maps.session_options(session.classroom, message["ticket_map"], session.game)
                 services.seat_table(session, chosen, bots=bots, extra_options=extra)
             elif kind == "next_round":
                 services.next_round(session)

@@ -17,7 +17,6 @@ from classrooms.models import Classroom, Exercise
 from core import limits
 from core.pages import post_only
 from games.bots import bot_levels
-from games.engines import get_game
 from games.errors import AppError
 from games.names import variant_choices
 
@@ -31,11 +30,17 @@ def _own_exercise(request: HttpRequest, class_id: int, exercise_id: int) -> Exer
                              classroom_id=class_id, classroom__teacher=request.user)
 
 
-def _editor(request: HttpRequest, classroom: Classroom, *, name: str = "", variant: str = "advanced",
+def _first_variant(game) -> str:
+    """The editor's first variant: the one the engine names (``exercise_variant``), else its first."""
+    return game.exercise_variant or game.variants[0]
+
+
+def _editor(request: HttpRequest, classroom: Classroom, *, name: str = "", variant: str = "",
             options_text: str = "", error: str = "", status: int = 200) -> HttpResponse:
-    game = get_game("qtris")
+    game = exercises.exercise_game()
     return render(request, "classrooms/exercise_editor.html", {
-        "classroom": classroom, "name": name, "variant": variant, "options_text": options_text,
+        "classroom": classroom, "name": name, "variant": variant or _first_variant(game),
+        "options_text": options_text, "game_slug": game.slug,
         "error": error, "variants": variant_choices(game.slug),
         "examples_json": exercises.examples_for_reader(),
     }, status=status)
@@ -47,10 +52,11 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _own_classroom(request, class_id)
     if request.method == "POST":
         name = request.POST.get("name", "")
-        variant = request.POST.get("variant") or "advanced"
+        game = exercises.exercise_game()
+        variant = request.POST.get("variant") or _first_variant(game)
         text = request.POST.get("options", "")
         try:
-            exercise = exercises.create_exercise(classroom, name, "qtris", variant, text)
+            exercise = exercises.create_exercise(classroom, name, game.slug, variant, text)
         except AppError as exc:
             return _editor(request, classroom, name=name, variant=variant, options_text=text,
                            error=exc.message, status=400)
@@ -85,7 +91,9 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     if not isinstance(body, dict):
         return JsonResponse({"ok": False, "code": "bad_json", "message": gettext("Send a JSON object.")}, status=400)
     try:
-        payload = exercises.preview_payload("qtris", body.get("variant") or "advanced", body.get("options"))
+        game = exercises.exercise_game()
+        payload = exercises.preview_payload(game.slug, body.get("variant") or _first_variant(game),
+                                            body.get("options"))
     except AppError as exc:
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message})
     return JsonResponse({"ok": True, "payload": payload})

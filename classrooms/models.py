@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.engines import DEFAULT_GAME
+
 
 class Classroom(models.Model):
     teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms")
@@ -184,7 +186,7 @@ class Exercise(models.Model):
     which a session can be opened so that every table plays the same puzzle."""
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="exercises")
-    game = models.CharField(max_length=40, default="qtris")
+    game = models.CharField(max_length=40, default=DEFAULT_GAME)
     variant = models.CharField(max_length=40, default="basic")
     name = models.CharField(max_length=80)
     options = models.JSONField(default=dict, blank=True)

@@ -64,7 +64,7 @@ def play_fields(game_slug: str, status: str, seq: int, state_of: Callable[[], St
         "to_act": list(get_game(game_slug).to_act(state_of())) if status == Match.Status.PLAYING else [],
         "summary": _summary(game_slug, state_of()) if has_summary(game_slug) else None,
         # Ticket-to-Ride: routes, progress (teacher pages only)
-        "ticket": table_progress(state_of(), {s["index"]: s["name"] for s in seats}, key)
+        "ticket": table_progress(state_of(), {s["index"]: s["name"] for s in seats}, key, game_slug)
         if shows_progress(game_slug, status) else None,
     }
 

@@ -1,4 +1,5 @@
-"""Quantum Ticket-to-Ride maps uploaded by a teacher: size-capped, parsed, checked by the
+"""Maps uploaded by a teacher (the session extension ``"ticket_maps"``, which Quantum
+Ticket-to-Ride declares: ``Abilities.session_extension``): size-capped, parsed, checked by the
 engine's own map validator (every problem named, nothing stored on failure), stored on the
 class, and handed to the engine through a session's setup options."""
 from __future__ import annotations
@@ -10,10 +11,10 @@ from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, TicketMap
 from core import limits
-from games.engines import IllegalAction, get_game
+from games.engines import Game, IllegalAction, UnknownGame, abilities_of, find_games, get_game
 from games.errors import AppError, from_illegal
 
-GAME = "quantum-ticket-to-ride"
+EXTENSION = "ticket_maps"  # the engines that declare it take a map (option "map") from the class
 MAX_MAP_BYTES = 48 * 1024  # an uploaded file or pasted text (pretty-printed JSON included)
 
 
@@ -24,6 +25,19 @@ class MapError(AppError):
     def __init__(self, code: str, problems: list[str]):
         super().__init__(code, " ".join(problems))
         self.problems = problems
+
+
+def takes_maps(game_slug: str) -> bool:
+    """Whether a session of this game takes a map of the class (its engine declares the extension)."""
+    try:
+        return abilities_of(get_game(game_slug)).session_extension == EXTENSION
+    except UnknownGame:
+        return False
+
+
+def map_game() -> Game:
+    """The game the class's maps are for (the first that declares the extension)."""
+    return find_games(session_extension=EXTENSION)[0]
 
 
 def too_large_message(size: int) -> str:
@@ -54,19 +68,15 @@ def check_map(data: Any) -> dict:
     """The map as the engine's validator returns it, or ``MapError`` naming every problem it
     found (the engine checks shape, cities, gates, lengths, connection and that every mission
     is solvable on the empty board)."""
-    from games.engines.quantum_ticket_to_ride import MapError as EngineMapError
-    from games.engines.quantum_ticket_to_ride import validate_map
-    from games.engines.quantum_ticket_to_ride.maps import render_problem
-
+    game = map_game()
     if not isinstance(data, dict):
         raise MapError("bad_map", [_("The map must be a JSON object with cities, routes and missions.")])
     too_big = limits.options_problem({"map": data})  # first: the size is cheap, the check is not
     if too_big:
         raise MapError("too_large", [too_big])
-    try:
-        checked = validate_map(data)  # (its search is bounded: maps.VALIDATION_STEPS)
-    except EngineMapError as exc:
-        raise MapError("bad_map", [_render(render_problem, m) for m in exc.messages]) from exc
+    checked, problems = game.map_problems(data)  # type: ignore[attr-defined]  # (its search is bounded)
+    if problems or checked is None:
+        raise MapError("bad_map", [_render(game.render_map_problem, m) for m in problems])  # type: ignore[attr-defined]
     too_big = limits.options_problem({"map": checked})
     if too_big:
         raise MapError("too_large", [too_big])
@@ -84,9 +94,9 @@ def upload_map(classroom: Classroom, name: str, raw: bytes | str) -> TicketMap:
     return TicketMap.objects.create(classroom=classroom, name=name[:80], data=data)
 
 
-def session_options(classroom: Classroom, map_id: Any) -> dict:
-    """The engine options a Ticket-to-Ride session gets from a map stored on its class (blank:
-    the engine's default map). The mission level is the session's variant."""
+def session_options(classroom: Classroom, map_id: Any, game_slug: str | None = None) -> dict:
+    """The engine options a session of a game taking maps gets from a map stored on its class
+    (blank: the engine's default map). The mission level is the session's variant."""
     if map_id in (None, ""):
         return {}
     try:
@@ -95,7 +105,7 @@ def session_options(classroom: Classroom, map_id: Any) -> dict:
         raise MapError("no_map", [_("No such map in this class.")]) from exc
     options = {"map": stored.data}
     try:  # the engine has the last word (a map that no longer fits a newer engine)
-        get_game(GAME).setup(players=2, seed=1, options=options)
+        (get_game(game_slug) if game_slug else map_game()).setup(players=2, seed=1, options=options)
     except IllegalAction as exc:
         raise MapError(exc.code, [from_illegal(exc).message]) from exc
     return options

@@ -1,4 +1,5 @@
-"""What the teacher sees of a Quantum Ticket-to-Ride table: the claimed routes (public), who is
+"""What the teacher sees of a table of a game with the ``ticket_maps`` extension (Quantum
+Ticket-to-Ride): the claimed routes (public), who is
 closest to completing a mission (secret: from the engine's teacher-only analysis, so only the
 dashboard and the report, both teacher pages, show it) and the missions completed by a run."""
 from __future__ import annotations
@@ -8,10 +9,10 @@ from collections import OrderedDict
 
 from django.utils.translation import gettext as _
 
+from classrooms.ticket_maps import takes_maps
 from games.engines import State, get_game
 from games.models import Match
 
-GAME = "quantum-ticket-to-ride"
 _CACHE_SIZE = 500
 _lock = threading.Lock()
 # (match id, seed, log length) → the engine's analysis: the planner's search costs tens of
@@ -19,12 +20,12 @@ _lock = threading.Lock()
 _analyses: OrderedDict[tuple[int, int, int], dict] = OrderedDict()
 
 
-def _analysis(key: tuple[int, int, int], state: State) -> dict:
+def _analysis(game_slug: str, key: tuple[int, int, int], state: State) -> dict:
     with _lock:
         if key in _analyses:
             _analyses.move_to_end(key)
             return _analyses[key]
-    result = get_game(GAME).analysis(state)
+    result = get_game(game_slug).analysis(state)
     with _lock:
         _analyses[key] = result
         while len(_analyses) > _CACHE_SIZE:
@@ -42,18 +43,20 @@ def mission_words(m: dict) -> str:
 
 
 def shows_progress(game: str, status: str) -> bool:
-    """Whether a table has a progress summary: a Ticket-to-Ride table that has started."""
-    return game == GAME and status != Match.Status.WAITING
+    """Whether a table has a progress summary: a table of a game with the ``ticket_maps``
+    extension (Ticket-to-Ride) that has started."""
+    return status != Match.Status.WAITING and takes_maps(game)
 
 
-def table_progress(state: State, names: dict[int, str], key: tuple[int, int, int]) -> dict:
+def table_progress(state: State, names: dict[int, str], key: tuple[int, int, int],
+                   game_slug: str) -> dict:
     """The teacher's summary of one table (see ``shows_progress``), from its engine state alone
     (no query); ``key`` (match id, seed, log length) keys the engine's analysis."""
     routes = state["map"]["routes"]
     claimed = [{"route": r, "a": routes[r]["a"], "b": routes[r]["b"], "gate": routes[r]["gate"],
                 "length": routes[r]["length"], "owner": owner, "owner_name": names.get(owner, "")}
                for r, owner in enumerate(state["owners"]) if owner is not None]
-    analysis = _analysis(key, state)
+    analysis = _analysis(game_slug, key, state)
     players = [{"seat": p["seat"], "name": names.get(p["seat"], ""), "mission": mission_words(p["mission"]),
                 "cards_needed": p["cards_needed"], "connected": p["connected"], "possible": p["possible"],
                 "claimed_length": p["claimed_length"]} for p in analysis["players"]]

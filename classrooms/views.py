@@ -23,7 +23,7 @@ from core.csvcells import safe_row
 from core.pages import post_only
 from core.qr import qr_svg
 from games.bots import LEVEL_NAMES, bot_levels
-from games.engines import list_games
+from games.engines import abilities_of, list_games
 from games.errors import AppError
 from games.names import bot_level_name, game_name, variant_choices
 
@@ -61,8 +61,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
         if data.get("table_size"):
             options["table_size"] = data["table_size"]
         try:
-            if data["game"] == ticket_maps.GAME:
-                options |= ticket_maps.session_options(classroom, data.get("ticket_map"))
+            if ticket_maps.takes_maps(data["game"]):
+                options |= ticket_maps.session_options(classroom, data.get("ticket_map"), data["game"])
             session = services.open_session(classroom, data["game"], variant=data["variant"], options=options,
                                             bot_level=data["bot_level"], show_odds=data["show_odds"],
                                             max_participants=data.get("max_participants"),
@@ -76,7 +76,8 @@ def classroom_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     games = [{"slug": g.slug, "name": game_name(g.slug), "variants": list(g.variants),
               "variant_names": dict(variant_choices(g.slug)), "min": g.min_players,
               "bot_names": {level: bot_level_name(level) for level in ["none", *bot_levels(g.slug)]},
-              "max": g.max_players, "bots": list(bot_levels(g.slug))} for g in list_games()]
+              "max": g.max_players, "bots": list(bot_levels(g.slug)),
+              "extension": abilities_of(g).session_extension} for g in list_games()]
     return render(request, "classrooms/classroom.html", {
         "classroom": classroom, "form": form, "sessions": classroom.sessions.all(), "games_json": games,
         "homework_sources": homework.sources(classroom), "assignments": classroom.assignments.all(),
@@ -96,7 +97,7 @@ def dashboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.dashboard_payload(session),
         "participant_cap_max": settings.PARTICIPANT_CAP_MAX,
-        "ticket_maps": session.classroom.ticket_maps.all() if session.game == ticket_maps.GAME else [],
+        "ticket_maps": session.classroom.ticket_maps.all() if ticket_maps.takes_maps(session.game) else [],
     })
 
 
@@ -133,7 +134,7 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                                           (t["summary"] or {}).get("text", "")]))
         return response
     missions = None
-    if session.game == ticket_maps.GAME:  # every mission completed by a run, with its circuit
+    if ticket_maps.takes_maps(session.game):  # every mission completed by a run, with its circuit
         missions = [{"table": t["number"], **m,
                      "circuit_url": reverse("simulator:circuit", args=[t["match"]]) if t["status"] == "finished" else ""}
                     for t in tables if t["ticket"] for m in t["ticket"]["completed"]]

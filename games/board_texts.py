@@ -1,109 +1,19 @@
 """The words a game's board script shows, through gettext, so a board speaks the reader's
-language. A page that draws a board puts them in a JSON block (``{% board_texts game %}``,
+language. The engine declares them (``board_texts``: ``{key: gettext_noop("words")}``); a page
+that draws a board puts them in a JSON block (``{% board_texts game %}``,
 ``games/templatetags/board.py``); the script reads them by key and fills ``{name}`` fields.
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext
 
-ENTANGLION = {
-    "galaxy_title": _("The Entanglion galaxy"),
-    "galaxy_desc": _("Mercurial (blue) is on {m}, Rubicon (red) on {r}. {n} components still lie on planets."),
-    "planet_component": _(", holds the component {component}"),
-    "planet_here_one": _("; {ship} is here"),
-    "planet_here_both": _("; Mercurial and Rubicon are here"),
-    "your_actions": _("Your actions"),
-    "other_actions": _("Other actions"),
-    "your_cards": _("Your engine cards ({ship})"),
-    "not_playable": _("{card} (not playable now)"),
-    "title_navigate": _("Navigate: play a card (hover, focus or tap it to see where it takes the ships)"),
-    "title_mechanic": _("The Mechanic: play one of these cards, or stop"),
-    "title_decision": _("Your decision"),
-    "aside": _("Your hand, set aside until The Mechanic is over: "),
-    "card_for": _("{action} for {ship}."),
-    "help_H": _("H: a Hadamard on your ship's qubit."),
-    "help_X": _("X: a bit flip on your ship's qubit."),
-    "help_CNOT": _("CNOT: your ship is the target, the other ship the control (a way in and out of Entanglion)."),
-    "help_SWAP": _("SWAP: the two ships exchange their states."),
-    "act_play": _("Play {card}"),
-    "act_play_tunnel": _("Play {card} with Quantum Tunnel"),
-    "act_mechanic": _("Play {card} (The Mechanic)"),
-    "act_exchange": _("Exchange {card}"),
-    "act_retrieve": _("Retrieve the component"),
-    "act_retrieve_tunnel": _("Retrieve the component with Quantum Tunnel"),
-    "act_event": _("Play {event}"),
-    "act_bennett": _("Play {event}: move {component}"),
-    "act_trade": _("Trade your {give} for your partner's {take}"),
-    "act_land": _("Land Mercurial on {m}, Rubicon on {r}"),
-    "act_discard": _("Discard {card}"),
-    "act_keep": _("Keep {card}"),
-    "act_stop": _("Stop (end The Mechanic)"),
-    "dice": _("Dice"),
-    "dice_label": _("Dice of the last move"),
-    "banner_won": _("All 8 components found: the ships won together."),
-    "banner_lost": _("Detected at X: the ships were caught."),
-    "banner_time_up": _("Time is up: the mission ended before all 8 components were found."),
-    "track_label": _("Detection rate {rate} (space {space} of 12; at X the ships are caught)"),
-    "track_title": _("Detection rate: {rate}"),
-    "control_label": _("Engine control: {n} of 6 slots full"),
-    "control_title": _("Engine control ({n}/6)"),
-    "slot_full": _("slot {i}: {card} by {ship}"),
-    "slot_empty": _("slot {i}: empty"),
-    "control_note": _("When all 6 slots are full, a quantum event happens at the end of the turn."),
-    "hands_title": _("Hands (open between partners)"),
-    "hand_of": _("{ship}: "),
-    "hand_of_you": _("{ship} (you): "),
-    "no_cards": _("no cards"),
-    "events_title": _("Event cards"),
-    "keeps": _("{ship} keeps: "),
-    "event_discard": _("Event discard: "),
-    "decks": _("Event deck: {events} cards · engine stack: {engines} cards"),
-    "state_label": _("The ships' quantum state"),
-    "state_title": _("The ships' state"),
-    "state_inside": _("Both ships orbit {planet} {symbol}: one entangled state."),
-    "state_outside": _("Mercurial on {m} {ms}, Rubicon on {r} {rs}: each ship has its own state."),
-    "ket_label": _("state {ket}"),
-    "amps_caption": _("Amplitudes and probabilities"),
-    "basis": _("basis"),
-    "amplitude": _("amplitude"),
-    "probability": _("probability"),
-    "found_title": _("Components found: {n} of 8"),
-    "none_yet": _("none yet"),
-    "still_out": _("Still out there ({n})"),
-    "component_on": _("{component} on {planet}"),
-    "teacher_analysis": _("Teacher: analysis"),
-    "odds": _("Odds"),
-    "detection_chance": _("Chance of detection on the next arrival: {p}%"),
-    "routes_note": _("Shortest card sequences to each remaining component, from the open hands (or with any cards):"),
-    "route_on": _(" on {planet}: "),
-    "route_here": _("the ships are there"),
-    "route_other_cards": _("not with these hands; with any cards: {cards}"),
-    "route_none": _("no route"),
-    "no_preview": _("{card}: no preview."),
-    "preview_state": _("state {ket}"),
-    "preview_check": _("an orbital defense check follows"),
-    "preview_component": _("the component there: {component}"),
-    "preview_stay": _("No path for {ship} with {card} here: the ships would stay."),
-    "preview_kickback": _("A real CNOT would change the state here ({other} from {a} to {b}, phase kick-back); the board leaves this out."),
-    "preview_both": _("{card} would take both ships to {planet}."),
-    "preview_ships": _("{card} would take Mercurial to {m} and Rubicon to {r}."),
-    "verdict_won": _("You won together: all 8 components found in {turns} turns!"),
-    "verdict_lost": _("The ships were caught (detection reached X) after {turns} turns, with {found} of 8 components: you lose together."),
-    "verdict_time_up": _("Time ran out after {turns} turns, with {found} of 8 components: the mission is not won."),
-    "say_play": _("{ship} played {card}."),
-    "say_both": _("Both ships orbit {planet}, state {ket}."),
-    "say_ships": _("Mercurial is on {m}, Rubicon on {r}."),
-    "say_found": _("Component found: {component}."),
-    "say_detection": _("Detection rate now {rate}."),
-    "say_your_turn": _("Your turn."),
-    "prompt_play": _("Play an engine card (hover, focus or tap it to preview the move), or take another action."),
-    "tap_again": _("Tap it again, or press the button, to play it."),
-    "prompt_decide": _("Choose one of the buttons below the board."),
-}
-
-BOARD_TEXTS: dict[str, dict] = {"entanglion": ENTANGLION}
+from games.engines import UnknownGame, get_game
 
 
 def board_texts(game_slug: str) -> dict[str, str]:
     """A board's words in the active language (empty for a board that has none here)."""
-    return {key: str(text) for key, text in BOARD_TEXTS.get(game_slug, {}).items()}
+    try:
+        texts = get_game(game_slug).board_texts  # type: ignore[attr-defined]
+    except (UnknownGame, AttributeError):
+        return {}
+    return {key: gettext(text) for key, text in texts.items()}

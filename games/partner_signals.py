@@ -1,8 +1,8 @@
 """Quick signals between partners of a co-operative game: predefined phrases only, no free text
 (the players are minors).
 
-A game lists the phrase ids it offers in ``GAME_PHRASES``; the texts live here, through
-gettext, so every reader sees them in their own language. A player's socket sends
+A game's engine lists the phrase ids it offers (``Abilities.partner_phrases``); the texts live
+here, through gettext, so every reader sees them in their own language. A player's socket sends
 ``{"type": "signal", "phrase": "<id>"}`` (nothing else); ``check_signal`` refuses an unknown id, a bad shape, a
 game without signals, a spectator and a player who signals too often, with a code and a message
 for the student; the consumer then passes the phrase to the partners at the same match (and the
@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engines import UnknownGame, abilities_of, get_game
 from games.errors import AppError
 
 PHRASES = {
@@ -31,11 +32,14 @@ PHRASES = {
     "thanks": _("Thanks!"),
 }
 
-# the phrases each co-operative game offers, in the order its page shows them
-GAME_PHRASES: dict[str, tuple[str, ...]] = {
-    "entanglion": ("take_cnot", "your_cnot", "wait", "go_ahead", "retrieve_now", "exchange", "enter",
-                   "thanks"),
-}
+
+def offered(game_slug: str) -> tuple[str, ...]:
+    """The phrase ids a game offers, in the order its page shows them (its engine declares
+    them: ``Abilities.partner_phrases``; empty for a game without signals)."""
+    try:
+        return abilities_of(get_game(game_slug)).partner_phrases
+    except UnknownGame:
+        return ()
 
 # at most SIGNALS_PER_WINDOW signals from one seat of a match within WINDOW_SECONDS
 SIGNALS_PER_WINDOW = 4
@@ -61,7 +65,7 @@ class Signal:
 
 def phrases_for(game_slug: str) -> list[dict]:
     """The phrases a game offers, as ``[{"id", "text"}]`` in the active language (empty: none)."""
-    return [{"id": p, "text": phrase_text(p)} for p in GAME_PHRASES.get(game_slug, ())]
+    return [{"id": p, "text": phrase_text(p)} for p in offered(game_slug)]
 
 
 def phrase_text(phrase: str) -> str:
@@ -72,17 +76,17 @@ def check_signal(game_slug: str, seats: tuple[int, ...], message: dict, *, match
                  playing: bool) -> Signal:
     """The signal a player's socket message asks for, or ``SignalRefused`` saying why nothing is
     sent. The message is exactly ``{"type": "signal", "phrase": id}``: nothing rides along."""
-    offered = GAME_PHRASES.get(game_slug, ())
+    phrases = offered(game_slug)
     phrase = message.get("phrase")
-    if not offered:
+    if not phrases:
         raise SignalRefused("no_signals", gettext("This game has no quick signals."))
     if not seats:
         raise SignalRefused("not_a_player", gettext("Only the players at this table send signals."))
     if set(message) - {"type", "phrase"}:
         raise SignalRefused("bad_signal", gettext("A signal is one of the phrases offered, nothing else (no text)."))
-    if not isinstance(phrase, str) or phrase not in offered:
+    if not isinstance(phrase, str) or phrase not in phrases:
         raise SignalRefused("bad_signal", gettext("Unknown signal: choose one of the phrases offered (%(ids)s).")
-                            % {"ids": ", ".join(offered)})
+                            % {"ids": ", ".join(phrases)})
     if not playing:
         raise SignalRefused("not_playing", gettext("Signals are for a game in progress."))
     if not _within_rate(match_id, seats[0]):

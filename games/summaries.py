@@ -1,5 +1,7 @@
 """A match at a glance, for the teacher's dashboard card and the session report: a few facts
-read from the engine's public (spectator) view, per game. A game without an entry has none.
+read from the engine's public (spectator) view, as the engine declares them
+(``Abilities.summary``: its ``summary(view)``, its texts in ``summary_texts``). A game that
+declares none has none.
 
 ``match_summary(game_slug, state)`` -> ``{"facts": {...}, "text": "...", "rank": (...)}`` or None:
 ``facts`` are machine values (tests, CSV), ``text`` one line in the reader's language, ``rank``
@@ -7,49 +9,24 @@ a sort key for the session report (smaller ranks first).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from django.utils.translation import gettext
 
-from django.utils.translation import gettext as _
-
-from games.engines import State, get_game
-
-
-def _entanglion(view: dict) -> dict:
-    ships = view["ships"]
-    found = view["components"]["found"]
-    total = view["components"]["total"]
-    turns = view.get("turn_number", 0)
-    where = (_("both ships on %(planet)s") % {"planet": ships["mercurial"]} if view.get("inside")
-             else _("Mercurial on %(m)s, Rubicon on %(r)s") % {"m": ships["mercurial"], "r": ships["rubicon"]})
-    text = _("%(found)d of %(total)d components · turn %(turn)d · detection rate %(rate)s · %(where)s · %(ket)s") % {
-        "found": found, "total": total, "turn": turns, "rate": view["detection"]["rate"], "where": where,
-        "ket": view["state"]["ket"]}
-    result = view.get("result")
-    if result == "won":
-        text = _("Won in %(turns)d turns · ") % {"turns": turns} + text
-    elif result == "lost":
-        text = _("Caught after %(turns)d turns · ") % {"turns": turns} + text
-    elif result == "time_up":
-        text = _("Time ran out after %(turns)d turns · ") % {"turns": turns} + text
-    return {
-        "facts": {"components": found, "total": total, "detection_rate": view["detection"]["rate"],
-                  "detection_index": view["detection"]["index"], "ships": ships, "ket": view["state"]["ket"],
-                  "turns": turns, "result": result},
-        "text": text,
-        # more components first, then fewer turns
-        "rank": (-found, turns),
-    }
-
-
-_SUMMARIES: dict[str, Callable[[dict], dict]] = {"entanglion": _entanglion}
+from games.engines import State, UnknownGame, abilities_of, get_game
+from games.engines.base import render_text
 
 
 def has_summary(game_slug: str) -> bool:
-    return game_slug in _SUMMARIES
+    try:
+        return abilities_of(get_game(game_slug)).summary
+    except UnknownGame:
+        return False
 
 
 def match_summary(game_slug: str, state: State) -> dict | None:
-    summarise = _SUMMARIES.get(game_slug)
-    if summarise is None:
+    if not has_summary(game_slug):
         return None
-    return summarise(get_game(game_slug).view(state, None))
+    game = get_game(game_slug)
+    summary = game.summary(game.view(state, None))  # type: ignore[attr-defined]
+    texts = game.summary_texts  # type: ignore[attr-defined]
+    text = "".join(render_text(texts, part["code"], part.get("params") or {}, gettext) for part in summary["text"])
+    return {**summary, "text": text}

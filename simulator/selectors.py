@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from classrooms.models import ClassSession
 from core.csvcells import safe_row
+from games.engines import abilities_of
 from games.event_text import localize_view
 from games.models import Match
 from games.selectors import state_at
@@ -163,16 +164,14 @@ def _table_row(table) -> dict[str, Any] | None:
     expected: list[float] | None = None
     p_win: list[float] | None = None
     colors = outcome.get("colors")
-    n_sides = len(scores)
-    if match.game == "qtris":
-        state = state_at(match, match.seq)
-        analysis = match.engine.analysis(state)
-        expected = analysis.get("expected_scores")
-        p_win = analysis.get("p_win_sides")
-        row["first_side"] = state.get("first_side")
-        n_sides = state["n_sides"]
+    game = match.engine
+    abilities = abilities_of(game)
+    state = state_at(match, match.seq) if abilities.teams else None  # seats that play for a side
+    odds = abilities.side_odds_of(game, state)  # each side's exact odds (QTris's colours)
+    if odds is not None:
+        expected, p_win, row["first_side"] = odds["expected"], odds["p_win"], odds["first"]
     for seat in seats:
-        side = seat.index % n_sides if match.game == "qtris" else seat.index
+        side = abilities.team_of(game, state, seat.index)
         score = scores[side] if side < len(scores) else None
         row["players"].append({
             "seat": seat.index, "name": seat_name(seat), "participant": seat.participant_id,

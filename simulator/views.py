@@ -10,6 +10,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, ClassSession
+from games.engines import board_path
 from simulator import credentials, devices, plots, selectors, services
 from simulator.access import StatsAccess, policy_of, stats_access
 from simulator.models import Backend, QuantumPolicy, Run
@@ -74,7 +75,7 @@ def match_stats(request: HttpRequest, match_id: int) -> HttpResponse:
         "runs": selectors.runs_of(access.match, odds["action_number"], public=access.public_circuit),
         "max_shots": access.max_shots or 100_000,
         "board": selectors.board_at(access.match, odds["action_number"]),
-        "board_url": static(f"games/{access.match.game}.js"),
+        "board_url": static(board_path(access.match.game)),
         "strings": {"cancel": _("Cancel"), "device": _("device"),
                     "statuses": {str(value): str(label) for value, label in Run.Status.choices},
                     "backends": {str(value): str(label) for value, label in Backend.choices},

@@ -1,5 +1,6 @@
 """The Entanglion board script against the rules and gettext: it draws exactly the engine's paths
-and layout, and every word it shows comes from games/board_texts.py onto the pages that draw it."""
+and layout, and every word it shows comes from the engine's ``board_texts`` (games/board_texts.py
+puts them) onto the pages that draw it."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,8 @@ from pathlib import Path
 from django.template import Context, Template
 from django.utils import translation
 
-from games.board_texts import BOARD_TEXTS, board_texts
+from games.board_texts import board_texts
+from games.engines import get_game
 
 SCRIPT = Path(__file__).resolve().parent.parent / "static" / "games" / "entanglion.js"
 
@@ -21,7 +23,8 @@ def test_every_key_the_entanglion_board_asks_for_has_a_text():
         asked |= set(re.findall(r'"([A-Za-z_]+)"', call))
     asked |= {f"help_{card}" for card in ("H", "X", "CNOT", "SWAP")}
     assert len(asked) > 40
-    assert asked <= set(BOARD_TEXTS["entanglion"]), sorted(asked - set(BOARD_TEXTS["entanglion"]))
+    declared = set(get_game("entanglion").board_texts)
+    assert asked <= declared, sorted(asked - declared)
 
 
 def test_the_texts_are_translated_strings_and_reach_the_page_as_json():

@@ -7,8 +7,9 @@ import pytest
 from django.test import Client
 
 from classrooms import services as class_services
+from games.engines.entanglion.statistics import EntanglionScorer
 from simulator import services
-from simulator.scoring import EntanglionScorer, has_circuit, score_table
+from simulator.scoring import has_circuit, score_table
 from tests.support.entanglion_tables import FIRST_GAME
 from tests.test_entanglion_class import three_tables
 from tests.test_simulator_fixtures import eager, teacher_access  # noqa: F401 (fixture)

@@ -8,8 +8,9 @@ import random
 import pytest
 from qiskit import QuantumCircuit
 
+from games.engines.qtris.statistics import QTrisScorer
 from simulator import backends
-from simulator.scoring import QTrisScorer, score_outcome, score_table
+from simulator.scoring import score_outcome, score_table
 
 
 def bell() -> QuantumCircuit:

@@ -1,6 +1,6 @@
 """Bots per game. A bot sees only ``game.view(state, seat)`` and its seat's legal actions.
 
-Each game's bot module (``games.bots.<module>``) has ``BOTS = {"random": Bot, "strong": Bot, ...}``
+Each game's bot module (named in the registry, ``games.engines.GAMES``) has ``BOTS = {"random": Bot, "strong": Bot, ...}``
 where a Bot has ``choose(view, legal, rng) -> action``, listed weakest first: the last one is the
 game's best (``DEFAULT_LEVEL`` "strong" stands for it where a game names its best otherwise, e.g.
 Entanglion's "partner").
@@ -11,7 +11,7 @@ import importlib
 import random
 from typing import Protocol
 
-from games.engines import Action
+from games.engines import Action, bots_module
 from games.engines.base import gettext_noop
 
 # what a teacher reads for a level (``games.names.bot_level_name``); "none": a game without bots
@@ -23,15 +23,6 @@ LEVEL_NAMES = {
     "partner": gettext_noop("partner"),
 }
 
-_MODULES = {
-    "qtris": "games.bots.qtris",
-    "quantum-tictactoe": "games.bots.quantum_tictactoe",
-    "quantum-poker": "games.bots.quantum_poker",
-    "entanglion": "games.bots.entanglion",
-    "quantum-ticket-to-ride": "games.bots.quantum_ticket_to_ride",
-}
-
-
 class Bot(Protocol):
     label: str
 
@@ -39,8 +30,8 @@ class Bot(Protocol):
 
 
 def bot_levels(slug: str) -> dict[str, Bot]:
-    module_name = _MODULES.get(slug)
-    if module_name is None:
+    module_name = bots_module(slug)
+    if not module_name:
         return {}
     try:
         return importlib.import_module(module_name).BOTS

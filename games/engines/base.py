@@ -29,8 +29,9 @@ An engine that declares nothing has ``Abilities()``: no preview, no analysis for
 (the teacher sees all of it), no circuit. The platform never looks for methods with
 ``hasattr`` nor tests game slugs: it reads ``abilities_of(game)`` and applies the policy
 centrally (``Abilities.may_see_analysis`` / ``analysis_for`` for the payloads,
-``preview_for`` for previews, ``has_circuit`` for the statistics and circuit pages — which
-also need a scorer in ``simulator.scoring.SCORERS`` — and ``statistics_mid_game``).
+``preview_for`` for previews, ``has_circuit`` for the statistics and circuit pages — an
+engine with a circuit also scores its outcomes, ``scorer(state, circuit)``, see "Scoring a
+circuit's outcomes" below — and ``statistics_mid_game``).
 Players see public analysis keys only while the teacher shows the odds (``show_odds``).
 
 ``tests/test_engine_conformance.py`` checks that every engine's declaration is true of the
@@ -92,6 +93,38 @@ slugs (``basic``, ``eve``: kept in the API, the database and the options); their
 are the class attribute ``variant_names``, ``{variant: gettext_noop("English name")}``, one per
 variant. The platform shows both through ``games.names`` (``game_name``, ``variant_name``, the
 ``game_name`` / ``variant_name`` template filters of ``{% load game_names %}``), never a slug.
+
+A game declares itself
+----------------------
+Everything the platform knows of a game it reads from the engine (and the engine's entry in
+the registry, ``games.engines.GAMES``: the engine's module, its bots' module and its board
+script); no platform module names a game. A new game is its engine module (``GAME``), its
+bots' module (``BOTS``), its board script (``static/games/<slug>.js`` unless the registry says
+otherwise) and one line in ``GAMES`` (or ``register_game(...)``). Beside ``abilities``, an
+engine may declare (``contract.Engine`` has the defaults: nothing):
+
+* ``board_texts``: ``{key: gettext_noop("words")}``, the words its board script shows (the
+  pages put them, in the reader's language, in a JSON block: ``{% board_texts game %}``);
+* ``summary_texts``: the msgids of its ``summary`` (``Abilities.summary``);
+* ``scorer(state, circuit)`` (``Abilities.circuit``), below.
+
+Scoring a circuit's outcomes
+----------------------------
+An engine with a circuit turns its measured outcomes into scores: ``scorer(state, circuit)``
+returns a ``Scorer`` (plain Python: the circuit is only read for its ``metadata``), or raises
+``NotScorable(msgid, params)`` for a position without one. An outcome key is the bitstring of
+the circuit's first classical register in qiskit's order (the rightmost character is bit 0).
+
+* ``sides``: what is scored (QTris: the colours; poker: the seats in the hand),
+* ``score(key)``: the score per side of one outcome,
+* ``exact()``: the engine's own Born distribution ``{key: p}``, or None (then the back end
+  computes it from the circuit),
+* ``actual()``: the score the match really got at this position, or None,
+* ``final_board()``: the measured board to draw beside the odds (QTris), or None,
+* ``ranks_sides``: whether the sides compete (who wins is worth saying), and
+* ``verdict(exact, runs)``: what the exact odds and the runs mean in the game's own words, a
+  list of ``(msgid, params)`` (``gettext_noop``; ``simulator.scoring`` renders them; may be
+  empty: the common who-wins verdict follows when ``ranks_sides``).
 
 Time is up: ``finish``
 ----------------------
@@ -222,6 +255,25 @@ class Abilities:
     * ``luck``: the engine has ``luck(state, outcome) -> list[float] | None``: per seat, the score
       it got minus the score it could expect before chance decided (the standings' and progress
       pages' "luck"; None where the game or variant has no such number).
+    * ``side_odds``: with ``teams``, the outcome's scores are per team (a side) and the engine has
+      ``side_odds(state) -> {"expected": [per side] | None, "p_win": [per side] | None, "first":
+      side | None}``, the exact odds of each side and the side that started, for the session's
+      results (QTris's colours); without it a seat is its own side and the results show no odds.
+    * ``summary``: the engine has ``summary(view) -> {"facts", "text", "rank"}``, a match at a
+      glance for the teacher's dashboard card and the session report, read from the spectator's
+      view: ``facts`` machine values, ``text`` a list of ``message(code, **params)`` whose codes
+      are in ``summary_texts`` (``gettext_noop`` msgids, rendered in the reader's language and
+      joined), ``rank`` a sort key (smaller first). Without it a table has no summary.
+    * ``partner_phrases``: the ids of the quick signals partners may send each other in this
+      game (``games.partner_signals.PHRASES`` words them), in the order the page shows them;
+      empty: no signals.
+    * ``exercises``: a teacher may compose starting positions (exercise mode): the engine's
+      ``setup`` takes a position in its ``options``, and it has ``exercise_examples`` (ready-made
+      positions: ``{"key", "name", "description", "variant", "options"}``, ``gettext_noop`` name
+      and description) and ``exercise_variant`` (the editor's first variant).
+    * ``session_extension``: the name of a platform extension a session of this game gets
+      (``"ticket_maps"``: maps uploaded to the class, chosen per session or table and handed to
+      the engine as the option ``map``; the teacher's route progress per table); "" for none.
     """
 
     preview: bool = False
@@ -236,6 +288,11 @@ class Abilities:
     teams: bool = False
     cooperative: bool = False
     luck: bool = False
+    side_odds: bool = False
+    summary: bool = False
+    partner_phrases: tuple[str, ...] = ()
+    exercises: bool = False
+    session_extension: str = ""
 
     def __post_init__(self) -> None:
         both = set(self.public_analysis_keys) & set(self.teacher_only_analysis_keys)
@@ -245,6 +302,8 @@ class Abilities:
             raise ValueError("circuit_option without circuit")
         if self.private_circuit and not self.circuit:
             raise ValueError("private_circuit without circuit")
+        if self.side_odds and not self.teams:
+            raise ValueError("side_odds without teams")
 
     def has_circuit(self, options: Mapping[str, Any] | None) -> bool:
         """Whether a match with these options has a circuit (and statistics pages)."""
@@ -288,8 +347,46 @@ class Abilities:
         """The team whose decision ``seat`` makes (its own seat number in a game without teams)."""
         return game.team_of(state, seat) if self.teams else seat
 
+    def side_odds_of(self, game, state) -> dict | None:
+        """Each side's exact odds and the side that started (``side_odds``), or None."""
+        return game.side_odds(state) if self.side_odds else None
+
 
 NO_ABILITIES = Abilities()
+
+
+class NotScorable(ValueError):
+    """A position (or a game) without a circuit whose outcomes can be scored: ``msgid`` and its
+    ``params`` say why (rendered in the reader's language by the platform)."""
+
+    def __init__(self, msgid: str, params: Mapping[str, Any] | None = None):
+        self.msgid = msgid
+        self.params = dict(params) if params else None
+        super().__init__(render_refusal(msgid, self.params))
+
+
+Verdict = list[tuple[str, dict[str, Any]]]  # [(msgid, params)]
+
+
+class Scorer(Protocol):
+    """The scores of a circuit's measured outcomes (see "Scoring a circuit's outcomes")."""
+
+    game: str
+    sides: list[str]
+    ranks_sides: bool
+
+    def score(self, key: str) -> tuple[int, ...]: ...
+
+    def exact(self) -> dict[str, float] | None: ...
+
+    def actual(self) -> tuple[int, ...] | None: ...
+
+    def final_board(self) -> list[str] | None: ...
+
+    def verdict(self, exact: Mapping[str, Any], runs: Mapping[str, Any]) -> Verdict:
+        """The game's own words on the exact answer and the runs (``runs``: label -> a run with
+        ``scores``, ``device``, ``backend``, ``shots``, or None), as ``(msgid, params)``."""
+        ...
 
 
 @runtime_checkable

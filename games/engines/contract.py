@@ -23,6 +23,7 @@ generic refusals once for every game.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .base import Action, Event, IllegalAction, State, gettext_noop, is_int
@@ -54,6 +55,12 @@ class Engine:
     variants: tuple[str, ...]
     actions: Actions = Actions()
     options: Options = Options()
+    # what the platform may read beside ``abilities`` (base.py, "A game declares itself"):
+    # none of it by default
+    board_texts: Mapping[str, str] = {}
+    summary_texts: Mapping[str, str] = {}
+    exercise_examples: tuple[Mapping[str, Any], ...] = ()
+    exercise_variant: str = ""
 
     # ----------------------------------------------------------------- what varies per game
 

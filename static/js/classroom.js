@@ -8,8 +8,8 @@ function refresh() {
   fill(document.getElementById("id_variant"), g.variants, g.variants[0], g.variant_names);
   const sizes = []; for (let n = g.min; n <= g.max; n++) sizes.push(n);
   fill(document.getElementById("id_table_size"), sizes, g.min);
-  // options of one game only (Ticket-to-Ride's map and mission level) show with that game
-  document.querySelectorAll("[data-game]").forEach((box) => box.classList.toggle("hidden", box.dataset.game !== g.slug));
+  // options of a session extension (Ticket-to-Ride's map and mission level) show with the games declaring it
+  document.querySelectorAll("[data-extension]").forEach((box) => box.classList.toggle("hidden", box.dataset.extension !== g.extension));
   fill(document.getElementById("id_bot_level"), g.bots.length ? g.bots : ["none"], g.bots.includes("strong") ? "strong" : g.bots[g.bots.length - 1], g.bot_names);  // the game's best bot (listed last)
 }
 gameSel.addEventListener("change", refresh); refresh();

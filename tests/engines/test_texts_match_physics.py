@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.board_texts import ENTANGLION as ENTANGLION_BOARD_TEXTS
 from games.engines import IllegalAction, get_game, list_games
 from games.engines.base import render_text
+from games.engines.entanglion.board_texts import BOARD_TEXTS as ENTANGLION_BOARD_TEXTS
 from tests.engines.physics_texts_support import (
     BELL,
     GATES,

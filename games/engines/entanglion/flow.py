@@ -13,6 +13,7 @@ from . import moments
 from . import options as opts
 from . import rules as R
 from .analysis import analyse, pass_probability
+from .board_texts import BOARD_TEXTS
 from .cards import (
     BENNETT,
     COMPONENT_TEXTS,
@@ -51,6 +52,9 @@ from .planets import (
     move,
 )
 from .preview import preview as preview_play
+from .statistics import EntanglionScorer
+from .summary import SUMMARY_TEXTS
+from .summary import summary as summarise
 from .texts import EVENT_TEXTS, gettext_noop, message
 
 SLUG = "entanglion"
@@ -105,7 +109,19 @@ class Entanglion(Engine):
         teacher_only_analysis_keys=("routes", "nearest", "cards_left"),
         circuit=True,
         teaching_moments=True,
+        summary=True,  # ``summary``: components, turn, detection, the ships' state
+        partner_phrases=("take_cnot", "your_cnot", "wait", "go_ahead", "retrieve_now", "exchange", "enter",
+                         "thanks"),
     )
+    board_texts = BOARD_TEXTS
+    summary_texts = SUMMARY_TEXTS
+
+    def summary(self, view: dict) -> dict:
+        return summarise(view)
+
+    def scorer(self, state: State, circuit: Any = None) -> EntanglionScorer:
+        """Where a measurement would find the ships (q0 Mercurial, q1 Rubicon)."""
+        return EntanglionScorer(state)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         return moments.teaching_moments(events, history)

@@ -85,9 +85,11 @@ from .board import (
     seen_roll,
 )
 from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
+from .exercises import EXERCISE_EXAMPLES
 from .preview import explain_play, explain_text
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
+from .statistics import QTrisScorer
 from .texts import EVENT_TEXTS
 
 VARIANTS = ("basic", "advanced", "noise", "s-expansion", "eve")
@@ -185,7 +187,22 @@ class QTris(Engine):
         circuit=True,
         teaching_moments=True,
         teams=True,  # the seats of a side (``seats_of_side``) share its decisions
+        side_odds=True,  # the scores are per side (colour): ``side_odds``
+        exercises=True,  # a teacher composes starting positions (``options``): exercise mode
     )
+    exercise_examples = EXERCISE_EXAMPLES
+    exercise_variant = "advanced"
+
+    def side_odds(self, state: State) -> dict:
+        """Each side's exact expected score and chance to win (once the colours are known) and
+        the side that started, for the session's results."""
+        analysis = self.analysis(state)
+        return {"expected": analysis.get("expected_scores"), "p_win": analysis.get("p_win_sides"),
+                "first": state.get("first_side")}
+
+    def scorer(self, state: State, circuit: Any = None) -> QTrisScorer:
+        """The scores of the measured boards (the circuit measures square k into bit k-1)."""
+        return QTrisScorer(state)
 
     def team_of(self, state: State, seat: int) -> int:
         return side_of_seat(state, seat)

@@ -1,6 +1,8 @@
 """The ``QuantumPoker`` game object: set-up, turns, actions, the end (formats: package docstring)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import (
     Abilities,
     Action,
@@ -28,6 +30,7 @@ from .circuit import hand_circuit
 from .physics import ket
 from .rules import _advance, _can_declare, _check_move, _play
 from .showdown import _showdown
+from .statistics import PokerScorer, poker_scorer
 from .texts import EVENT_TEXTS, _player
 from .view import build_view
 
@@ -55,6 +58,10 @@ class QuantumPoker(Engine):
         circuit=True, circuit_option="physics_mode",
         teaching_moments=True,
     )
+
+    def scorer(self, state: State, circuit: Any = None) -> PokerScorer:
+        """The seats' scores of the measured qubit cards (``NotScorable`` without physics mode)."""
+        return poker_scorer(state, circuit)
 
     AGAINST_ODDS = 0.3  # showdown outcomes with at most this chance together are "against the odds"
 

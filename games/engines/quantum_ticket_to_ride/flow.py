@@ -27,8 +27,9 @@ from ..base import (
 from ..contract import Engine
 from ..schema import Actions, Anything, Int, ListOf, Obj, Options, Text, TrueOnly
 from . import register
-from .maps import LEVELS, MapError, default_map, validate_map
+from .maps import LEVELS, MapError, default_map, render_problem, validate_map
 from .paths import runnable_paths, trace
+from .statistics import TicketScorer, ticket_scorer
 from .texts import EVENT_TEXTS
 
 SLUG = "quantum-ticket-to-ride"
@@ -83,7 +84,24 @@ class QuantumTicketToRide(Engine):
         circuit=True,
         private_circuit=True,  # a missed run's circuit is its runner's (and the teacher's)
         teaching_moments=True,
+        session_extension="ticket_maps",  # a class's uploaded maps, the teacher's route progress
     )
+
+    def scorer(self, state: State, circuit: Any = None) -> TicketScorer:
+        """Whether the last run's outcomes found the target (``NotScorable`` before a run)."""
+        return ticket_scorer(state, circuit)
+
+    def map_problems(self, data: Any) -> tuple[dict | None, list]:
+        """A teacher's map checked (the ``ticket_maps`` extension): ``(the map as the engine
+        plays it, [])``, or ``(None, every problem found)`` (``render_map_problem`` words one)."""
+        try:
+            return validate_map(data), []
+        except MapError as exc:
+            return None, list(exc.messages)
+
+    @staticmethod
+    def render_map_problem(problem: Any, translate=lambda text: text) -> str:
+        return render_problem(problem, translate)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         """A mission completed by a run (public: the run that completes a mission is announced

@@ -2,7 +2,8 @@
 every game in ``list_games()`` and each of its variants over seeded random matches.
 
 A new engine passes this suite without a line of its own; the per-game twin builders and option
-samplers live in ``tests/support/engines.py``.
+samplers live in ``tests/support/engines.py``. The tests' toy game (``tests/toygame``: a game
+outside the app, registered by one line) is checked too, registered for this module only.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from games.engines import (
     Abilities,
     Game,
     IllegalAction,
+    NotScorable,
     abilities_of,
     clone,
     events_for,
@@ -25,8 +27,10 @@ from games.engines import (
     replay,
 )
 from games.engines.base import render_text
+from tests import toygame
 from tests.support.engines import (
     SPECS,
+    GameSpec,
     Playout,
     canonical,
     junk_action,
@@ -38,10 +42,21 @@ from tests.support.engines import (
 
 MATCHES = 3            # seeded random matches per game and variant
 
+SPECS.setdefault(toygame.SLUG, GameSpec(has_secrets=False))  # nothing secret in a coin's calls
+with toygame.registered():
+    GAMES = list_games()  # the app's games and the toy game (registered while this module runs)
+SLUGS = [game.slug for game in GAMES]
+
 CASES = [pytest.param(game.slug, variant, id=f"{game.slug}-{variant}")
-         for game in list_games() for variant in game.variants]
+         for game in GAMES for variant in game.variants]
 SECRET_CASES = [case for case in CASES if SPECS.get(case.values[0]) is None
                 or SPECS[case.values[0]].has_secrets]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_game_registered():
+    with toygame.registered():
+        yield
 
 
 @functools.cache
@@ -79,20 +94,37 @@ def test_registry_lists_only_games_that_exist_with_the_contracts_attributes():
 
 
 def test_list_games_holds_exactly_the_registered_games_whose_engine_exists():
-    from games import bots, engines
+    from games import engines
 
-    present = [slug for slug, module in engines._MODULES.items()
-               if importlib.util.find_spec(module) is not None]
+    present = [slug for slug, entry in engines.GAMES.items()
+               if importlib.util.find_spec(entry.engine) is not None]
     assert [g.slug for g in list_games()] == present
-    for slug in set(engines._MODULES) - set(present):
+    assert toygame.SLUG in present  # one registry line made it a game
+    for slug in set(engines.GAMES) - set(present):
         with pytest.raises(engines.UnknownGame):
             get_game(slug)
     with pytest.raises(engines.UnknownGame):
         get_game("chess")
-    assert set(bots._MODULES) <= set(present), "bots for a game that does not exist"
+    for slug, entry in engines.GAMES.items():  # a game's bots, when it has any, are found
+        assert not entry.bots or importlib.util.find_spec(entry.bots) is not None, slug
+        assert engines.board_path(slug).endswith(".js")
 
 
-@pytest.mark.parametrize("slug", [g.slug for g in list_games()])
+def test_a_game_registered_at_run_time_is_gone_once_unregistered():
+    from games import engines
+
+    engines.unregister_game(toygame.SLUG)
+    try:
+        with pytest.raises(engines.UnknownGame):
+            get_game(toygame.SLUG)
+        assert toygame.SLUG not in [g.slug for g in list_games()]
+        assert bot_levels(toygame.SLUG) == {}
+    finally:
+        toygame.register()
+    assert get_game(toygame.SLUG).slug == toygame.SLUG and list(bot_levels(toygame.SLUG)) == ["random"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_every_game_declares_its_secrets_or_has_none(slug):
     spec = spec_for(get_game(slug))
     assert spec.has_secrets == (spec.twin is not None)
@@ -255,7 +287,7 @@ def test_a_twin_with_other_secrets_gives_every_seat_the_same_view(slug, variant)
 
 # --- declared abilities (the hidden-information policy) ----------------------------------
 
-@pytest.mark.parametrize("slug", [g.slug for g in list_games()])
+@pytest.mark.parametrize("slug", SLUGS)
 def test_every_game_declares_its_abilities(slug):
     game = get_game(slug)
     assert isinstance(game.abilities, Abilities), "declare abilities = Abilities(...)"
@@ -280,6 +312,39 @@ def test_every_game_declares_its_abilities(slug):
     assert declared.preview or not declared.preview_odds_keys
     if declared.live_odds:   # players follow the odds mid-game: nothing in them is secret
         assert declared.public_analysis_keys and not declared.teacher_only_analysis_keys
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_what_a_game_declares_about_itself_is_true_of_it(slug):
+    """The facts the platform reads from the engine (base.py, "A game declares itself")."""
+    game = get_game(slug)
+    declared = abilities_of(game)
+    assert callable(getattr(game, "summary", None)) == declared.summary
+    assert callable(getattr(game, "side_odds", None)) == declared.side_odds
+    assert callable(getattr(game, "scorer", None)) == declared.circuit
+    assert all(isinstance(k, str) and isinstance(v, str) and v for k, v in game.board_texts.items())
+    assert isinstance(declared.partner_phrases, tuple) and all(isinstance(p, str) for p in declared.partner_phrases)
+    assert isinstance(declared.session_extension, str)
+    for variant in game.variants:
+        for match in matches(slug, variant):
+            final = match.states[-1]
+            if declared.summary:  # plain data, its text made of the engine's registered texts
+                summary = game.summary(game.view(final, None))
+                assert round_trip(summary) == summary or round_trip(summary["facts"]) == summary["facts"]
+                assert {"facts", "text", "rank"} <= set(summary) and summary["text"]
+                for part in summary["text"]:
+                    assert render_text(game.summary_texts, part["code"], part["params"])
+            if declared.side_odds:  # a side per team, odds per side
+                odds = game.side_odds(final)
+                assert {"expected", "p_win", "first"} <= set(odds)
+                sides = {declared.team_of(game, final, seat) for seat in range(match.players)}
+                assert all(len(odds[k]) >= len(sides) for k in ("expected", "p_win") if odds[k] is not None)
+    assert bool(game.exercise_examples) == declared.exercises
+    for example in game.exercise_examples:  # every ready-made position sets up
+        assert {"key", "name", "description", "variant", "options"} <= set(example)
+        assert example["variant"] in game.variants
+        game.setup(players=game.min_players, variant=example["variant"], seed=1, options=clone(example["options"]))
+    assert not declared.exercises or not game.exercise_variant or game.exercise_variant in game.variants
 
 
 @pytest.mark.parametrize("slug,variant", CASES)
@@ -366,6 +431,16 @@ def test_a_declared_circuit_is_a_quantum_circuit_and_an_undeclared_one_is_none(s
             circuit = game.circuit(state)
             if expected:
                 assert isinstance(circuit, QuantumCircuit) and circuit.num_clbits
+                try:  # the engine scores the circuit's outcomes (or says why not here)
+                    scorer = game.scorer(state, circuit)
+                except NotScorable as exc:
+                    assert exc.msgid
+                else:
+                    key = "0" * circuit.cregs[0].size
+                    assert len(scorer.score(key)) == len(scorer.sides)
+                    assert all(isinstance(m, str) and isinstance(p, dict) for m, p in
+                               scorer.verdict({"expected": [0.5] * len(scorer.sides), "table": [],
+                                               "win": {side: 0.5 for side in scorer.sides}}, {}))
             else:
                 assert circuit is None
 

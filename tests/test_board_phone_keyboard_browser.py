@@ -188,6 +188,27 @@ def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chr
     expect(alice.locator("path.link.pair[data-link='3-6']")).to_have_count(1)
 
 
+def test_qtris_odds_with_their_changes_fit_a_320_px_phone_in_spanish(chromium, server, teacher):
+    """After a move the odds table shows each figure's change beside it; on the smallest phone, in
+    the language with the longest words, the table stays inside the screen (it made the page
+    16 px wider)."""
+    table = open_table(server, game="qtris", variant="advanced", options=QTRIS_OPTIONS)
+    context = phone_context(chromium, SMALL_PHONE, locale="es-ES")
+    context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in table.students[0].http.cookies])
+    alice = context.new_page()
+    alice.goto(f"{server.url}/matches/{table.match_id}/")
+    expect(alice.locator("#turn")).to_have_class("turn mine")
+    alice.locator(".qcard[data-card=U]").tap()
+    alice.locator("g.sq.target[data-square='5']").tap()
+    alice.locator("[data-testid=confirm-play]").tap()
+    expect(alice.locator("#qtris-odds .delta").first).to_be_visible()
+    right = alice.evaluate("() => Math.max(...[...document.querySelectorAll('#qtris-odds *')]"
+                           ".map((e) => e.getBoundingClientRect().right))")
+    assert right <= SMALL_PHONE["width"], f"the odds reach {right:.0f} px on a {SMALL_PHONE['width']} px phone"
+    assert_phone_friendly(alice, "QTris odds with changes", within="#qtris-odds")
+    assert alice.evaluate("() => Math.max(document.documentElement.scrollWidth, innerWidth)") <= SMALL_PHONE["width"]
+
+
 def poker_table(server, community_cards=10, seed_wants=None):
     """Two students at a QuantumPoker table; with seed_wants, a seed whose deal satisfies it."""
     table = open_table(server, game="quantum-poker", variant="classic",

@@ -236,9 +236,22 @@ class LessonRun:
         self.students: list[Student] = []
         self.session_id: int | None = None
         self.join_code = ""
+        self.stages: list[tuple[str, float]] = []  # each stage and when it began (the run time per stage)
         self.stage = "setup"
         self.teacher = self.context(LAPTOP, phone=False).new_page()
         self.teacher.on("dialog", lambda dialog: dialog.accept())  # confirm() of remove / end
+
+    @property
+    def stage(self) -> str:
+        return self.stages[-1][0]
+
+    @stage.setter
+    def stage(self, name: str) -> None:
+        self.stages.append((name, time.monotonic()))
+
+    def stage_times(self) -> str:
+        ends = [t for _, t in self.stages[1:]] + [time.monotonic()]
+        return ", ".join(f"{name} {end - began:.0f} s" for (name, began), end in zip(self.stages, ends, strict=True))
 
     # -- browsers --------------------------------------------------------------------------
 
@@ -555,7 +568,7 @@ def test_a_whole_lesson_on_phones(lesson, lesson_server, chromium, teacher):
         found = run.findings.report()
         raise AssertionError(f"{run.stage}: {exc}" + (f"\nand before that:\n{found}" if found else "")) from exc
     elapsed = time.monotonic() - started
-    print(f"\nlesson of {lesson.game}: {elapsed:.0f} s")
+    print(f"\nlesson of {lesson.game}: {elapsed:.0f} s ({run.stage_times()})")
     assert not run.findings.seen, f"the lesson of {lesson.game} ({elapsed:.0f} s) found:\n{run.findings.report()}"
 
 

@@ -33,14 +33,17 @@ PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_proce
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist worksteal``) the tests that drive a browser
-    come first, then those that start servers, then the rest: the long ones start early and the
-    many quick ones fill every worker's time to the end (an idle worker takes tests from the end
-    of another's queue). A file's own order is kept; a run without xdist keeps the files' order."""
+    """Under pytest-xdist (``make test``: ``--dist load --maxschedchunk 2``, each worker holding
+    at most two tests ahead) the longest tests come first: those marked ``long`` (minutes each),
+    then the files that drive a browser, then those that start servers, then the rest. The long
+    ones start at once on different workers and the many quick ones fill every worker's time to
+    the end. A file's own order is kept; a run without xdist keeps the files' order."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
 
     def weight(item) -> int:
+        if item.get_closest_marker("long"):
+            return -1
         if item.get_closest_marker("browser") or "chromium" in item.fixturenames:
             return 0
         if item.get_closest_marker("server") or PROCESS_FIXTURES & set(item.fixturenames):
@@ -53,7 +56,7 @@ def pytest_collection_modifyitems(config, items):
     rank: dict[str, int] = {}
     for item in items:
         rank[file_of(item)] = min(rank.get(file_of(item), 2), weight(item))
-    items.sort(key=lambda item: rank[file_of(item)])
+    items.sort(key=lambda item: (weight(item) if weight(item) < 0 else rank[file_of(item)]))
 
 
 def _outside_browser_loop(item):

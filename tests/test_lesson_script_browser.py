@@ -52,7 +52,7 @@ from tests.support.phone import PHONE, SMALL_PHONE, phone_context, phone_problem
 from tests.support.server import LiveServer
 from tests.test_i18n_browser import english_on
 
-pytestmark = [pytest.mark.browser, pytest.mark.server]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.long]
 
 FINISH_SECONDS = 4   # the test server's shortest "Finish in" choice
 CLOCK_SECONDS = 15   # the clock per move, as a teacher would choose it

@@ -15,7 +15,7 @@ from games.services import SeatHolder, create_match, start_match
 from simulator.models import QuantumPolicy
 from tests.support.browser import log_in_teacher, wait_for_boot
 
-pytestmark = [pytest.mark.browser, pytest.mark.server]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.long]
 
 # (game, variant, options): every game, and poker both with and without its circuit
 GAMES = [("qtris", "basic", {}), ("quantum-tictactoe", "basic", {}),

@@ -125,12 +125,6 @@ def returning_participant(session: ClassSession, browser_session, *,
     return found if removed or not found.removed else None
 
 
-def removed_from(session: ClassSession, browser_session) -> bool:
-    """This browser's participant in the session was removed by the teacher."""
-    found = returning_participant(session, browser_session, removed=True)
-    return found is not None and found.removed
-
-
 def ask_to_come_back(participant: Participant, *, same_browser: bool) -> Participant:
     """A removed student tried to join again (from the browser they used, or from another one
     with the same name or card): they stay removed, and the teacher's dashboard shows that they

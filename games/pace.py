@@ -63,14 +63,6 @@ def due(match: Match, now: datetime | None = None) -> str | None:
     return None
 
 
-def next_due(match: Match) -> datetime | None:
-    """When something will next be due (the earlier of the two times), None when nothing will."""
-    if match.paused or match.status != Match.Status.PLAYING:
-        return None
-    times = [t for t in (match.deadline, match.ends_at) if t is not None]
-    return min(times) if times else None
-
-
 def pause(match: Match, now: datetime) -> bool:
     """Freeze both times (what is left is kept); False when there was nothing to pause."""
     if match.paused or match.status not in (Match.Status.WAITING, Match.Status.PLAYING):

@@ -37,15 +37,6 @@ def score_histogram(series: dict[str, dict[str, Any]], title: str, actual: str |
         return svg_of(fig)
 
 
-def counts_histogram(counts: dict[str, int], title: str) -> str:
-    """The plain qiskit histogram of a count dictionary."""
-    import matplotlib.pyplot as plt
-    from qiskit.visualization import plot_histogram
-
-    with LOCK, plt.rc_context(BIG):
-        return svg_of(plot_histogram(counts, figsize=(12, 6), title=title, bar_labels=False))
-
-
 def expected_vs_actual(points: list[tuple[float, float, str]], title: str) -> str:
     """One dot per player and game: expected score (x) against actual score (y); the sides
     (``points``' third item: neutral keys, "white") are named in the reader's language."""

@@ -14,9 +14,3 @@ def statistics_links(context, match, small: bool = False, odds_label: str = "") 
     request = context["request"]
     return {"match": match, "small": small, "odds_label": odds_label,
             "show": statistics_pages_open(match, request.user, request.session)}
-
-
-@register.simple_tag(takes_context=True)
-def may_open_statistics(context, match) -> bool:
-    request = context["request"]
-    return statistics_pages_open(match, request.user, request.session)

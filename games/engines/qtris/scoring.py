@@ -21,11 +21,6 @@ def bits_of(outcome: int) -> list[int]:
     return [(outcome >> (k - 1)) & 1 for k in range(1, 10)]
 
 
-def outcome_of_bits(bits: Iterable[int]) -> int:
-    """Inverse of ``bits_of``: ``bits[k-1]`` is square k (0 white, 1 black)."""
-    return sum(int(b) << k for k, b in enumerate(bits))
-
-
 def outcome_of_bitstring(key: str) -> int:
     """A qiskit counts key -> outcome. Spaces separate registers; the 9 final-measurement bits
     are the rightmost register (extra mid-circuit registers, if any, are to their left)."""

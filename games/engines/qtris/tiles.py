@@ -143,10 +143,6 @@ def is_decorated(desc: str | list[str]) -> bool:
     return bool(decorations(desc))
 
 
-def _candidates(tiles: TileSet, n: int) -> list[str]:
-    return list(tiles.singles) if n == 1 else list(tiles.pairs)
-
-
 @cache
 def _stack(descs: tuple[str, ...]) -> np.ndarray:
     return np.array([_state(d) for d in descs])

@@ -26,10 +26,6 @@ def success_keys(target_state: str, qubits: int) -> list[str]:
     return [f"{b1}{b0}"]
 
 
-def is_success(metadata: dict, key: str) -> bool:
-    return key.replace(" ", "") in metadata["success"]
-
-
 def unmeasured(initial_state: str, gates: list[str]):
     """The prepared register and the path's gates, without measurement."""
     from qiskit import QuantumCircuit

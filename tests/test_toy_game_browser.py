@@ -52,7 +52,8 @@ def test_a_teacher_opens_a_toy_coin_session_and_a_student_plays_a_move(chromium,
     expect(student.locator("#turn")).to_contain_text("Your turn", timeout=15_000)
     match = Match.objects.get()
     assert match.game == toygame.SLUG
-    student.click("button[data-call=heads]")
-    expect(student.locator(".toy-call", has_text="heads").first).to_be_visible()
     mine = match.seats.get(participant_id__isnull=False).index
+    student.click("button[data-call=heads]")
+    # the student's call is on the board (the bot's, when it played first, is there already)
+    expect(student.locator(".toy-call", has_text=f"{mine + 1}: heads")).to_be_visible()
     assert Action.objects.filter(match=match, seat=mine, action={"call": "heads"}, by_bot=False).exists()

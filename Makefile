@@ -41,13 +41,13 @@ chromium:
 	  (echo "Installing Chromium for the browser tests (Debian package)…" && apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
 
 # the suite in parallel: pytest-xdist workers, each given the next test when it is down to two
-# (the longest first, tests/conftest.py; servers and browser started once per worker); most tests
-# wait on clocks, sockets and browsers rather than compute, so there are more workers than cores.
-# Each worker has a Redis database of its own (REDIS_URL's number plus the worker's,
-# config/settings_test.py). `make test TEST_WORKERS=0`: one process.
-TEST_WORKERS ?= 5
+# (the longest first, tests/conftest.py; the scripted lessons in two queues of their own,
+# tests/test_lesson_script_browser.py; servers and browser started once per worker). Each worker
+# has a Redis database of its own (REDIS_URL's number plus the worker's, config/settings_test.py).
+# `make test TEST_WORKERS=0`: one process.
+TEST_WORKERS ?= 4
 test: install chromium gettext-tools
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -33,8 +33,8 @@ PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_proce
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist load --maxschedchunk 2``, each worker holding
-    at most two tests ahead) the longest tests come first: those marked ``long`` (minutes each),
+    """Under pytest-xdist (``make test``: ``--dist loadgroup``, each worker given the next test,
+    or group of tests, when it holds two or fewer) the longest tests come first: those marked ``long`` (minutes each),
     then the files that drive a browser, then those that start servers, then the rest. The long
     ones start at once on different workers and the many quick ones fill every worker's time to
     the end. A file's own order is kept; a run without xdist keeps the files' order."""

@@ -553,8 +553,15 @@ def play_until(run: LessonRun, done, idle: set[str] = frozenset(), timeout: floa
             run.teacher.wait_for_timeout(150)
 
 
+# under pytest-xdist the lessons run in two queues (each a worker's, one lesson at a time): seven
+# browser pages and a server apiece, more lessons at once would starve the machine's two cores
+LESSON_QUEUES = {"qtris": "lessons-1", "entanglion": "lessons-1", "quantum-ticket-to-ride": "lessons-2",
+                 "quantum-tictactoe": "lessons-2", "quantum-poker": "lessons-2"}
+
+
+@pytest.mark.parametrize("lesson", [pytest.param(lesson, id=lesson.game, marks=pytest.mark.xdist_group(
+    LESSON_QUEUES[lesson.game])) for lesson in LESSONS])
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.game for lesson in LESSONS])
 def test_a_whole_lesson_on_phones(lesson, lesson_server, chromium, teacher):
     started = time.monotonic()
     run = LessonRun(lesson, lesson_server, chromium)

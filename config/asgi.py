@@ -8,9 +8,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi = get_asgi_application()
 
-from core.checks import refuse_insecure_start  # noqa: E402
+from core.checks import refuse_insecure_start, refuse_uncollected_static  # noqa: E402
 
 refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at all
+refuse_uncollected_static()  # production without `manage.py collectstatic`: neither
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -19,7 +20,7 @@ from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from core.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
-from core.staticfiles import StaticFiles  # noqa: E402
+from core.staticfiles import static_files  # noqa: E402
 
 # A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
 # spool and queue all of it before calling the app) refuses it while it arrives, any server at
@@ -28,7 +29,7 @@ install_in_daphne()
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimit(StaticFiles(django_asgi)),
+        "http": BodyLimit(static_files(django_asgi)),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

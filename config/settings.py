@@ -209,7 +209,18 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `manage.py collectstatic` writes here; production serves this copy (core/staticfiles.py).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Production (and the tests' servers): the collected files under names with their content's hash
+# (`app.3f9c0e1b2a4d.css`, cached by browsers for a year; the scripts' imports rewritten to the
+# hashed names), compressed, served by ServeStatic. Development (`make run`): the files of
+# static/ as they are, found on every request, nothing to collect.
+STATIC_HASHED = env_flag("STATIC_HASHED", not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "core.staticfiles.HashedStaticFilesStorage" if STATIC_HASHED
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # reads from Redis, survives a cache flush
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a student's laptop stays the same participant for a month

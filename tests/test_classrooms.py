@@ -13,6 +13,7 @@ from django.urls import reverse
 from classrooms import codes, names, services
 from classrooms.models import Classroom, ClassSession, Participant
 from games.models import Action, Match, Seat
+from tests.support.server import collected_static_root
 
 pytestmark = pytest.mark.django_db
 
@@ -282,7 +283,8 @@ def test_check_deploy_with_the_production_environment_reports_nothing():
     env = dict(os.environ, DEBUG="0", SECRET_KEY="x" * 20 + "-a-long-random-production-secret-key-0123456789",
                ALLOWED_HOSTS="classroom.example.org", DATABASE_URL=os.environ.get(
                    "DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test"),
-               REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+               REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+               STATIC_ROOT=str(collected_static_root()))  # (after collectstatic)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for the test process only (see conftest)
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=root, env=env, capture_output=True, text=True, timeout=120)

@@ -20,6 +20,7 @@ from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise, Participant, Table
 from games.models import Action, Match, Seat
 from simulator.models import IBMCredential, QuantumPolicy, Run
+from tests.support.server import collected_static_root
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ def test_debug_is_off_unless_set():
 def test_the_app_refuses_to_start_on_the_built_in_key_with_debug_off():
     refused = run_python("import config.asgi", production_env())
     assert refused.returncode != 0 and "SECRET_KEY is the built-in development key" in refused.stderr
-    ok = run_python("import config.asgi", production_env(SECRET_KEY="k" * 60))
+    ok = run_python("import config.asgi", production_env(SECRET_KEY="k" * 60, STATIC_ROOT=str(collected_static_root())))
     assert ok.returncode == 0, ok.stderr
     dev = run_python("import config.asgi", production_env(DEBUG="1"))
     assert dev.returncode == 0, dev.stderr

@@ -1,7 +1,8 @@
 // The boards' and pages' translations: one module every script imports.
 // The strings come from Django's JavaScript catalog (/jsi18n/, a same-origin script loaded by
 // base.html before any module), so `gettext` here is the catalog of the page's language.
-//   import { _, ngettext, t } from "/static/js/i18n.js";
+//   import { _, ngettext, t } from "./i18n.js"
+//   (here without its semicolon: collectstatic would read the line as an import of this file)
 //   _("Your turn")                                  -> "Tu turno"
 //   t("%(name)s played %(card)s", { name, card })   -> named placeholders, like Python's %
 //   nt("%(n)s card", "%(n)s cards", n)               -> plural forms, %(n)s filled in

@@ -2,11 +2,14 @@
 database, for tests that speak HTTP and WebSocket to it the way browsers do."""
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 from django.db import connection
@@ -26,6 +29,53 @@ def test_database_url() -> str:
         return f"sqlite:///{s['NAME']}"
     auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+COLLECTED = ROOT / ".static-collected"
+_collected: dict[str, Path] = {}
+
+
+def _static_key(settings_module: str) -> str:
+    """What the collected files depend on: the project's (and the tests') static files, the
+    storage, and the packages that bring static files of their own."""
+    digest = hashlib.sha256(settings_module.encode())
+    for package in ("django", "servestatic", "djangorestframework", "drf-spectacular", "drf-spectacular-sidecar"):
+        digest.update(f"{package}={version(package)};".encode())
+    digest.update((ROOT / "core" / "staticfiles.py").read_bytes())
+    for directory in [ROOT / "static", *sorted((ROOT / "tests").glob("**/static"))]:
+        for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def collected_static_root(settings_module: str = "config.settings_test") -> Path:
+    """A STATIC_ROOT collected by production's storage (hashed names, rewritten imports, gzip) for
+    the servers of ``settings_module``. ``collectstatic`` runs once per change of what it
+    depends on: the directory is named by that, shared by the test processes (and runs) until
+    the files change; made under another name and renamed, so a process never sees half of it."""
+    if settings_module in _collected:
+        return _collected[settings_module]
+    root = COLLECTED / f"{settings_module}-{_static_key(settings_module)}"
+    if not (root / "staticfiles.json").exists():
+        COLLECTED.mkdir(exist_ok=True)
+        building = COLLECTED / f".{root.name}-{os.getpid()}"
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE=settings_module, DEBUG="1", STATIC_HASHED="1",
+                   STATIC_ROOT=str(building))
+        done = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        if done.returncode:
+            shutil.rmtree(building, ignore_errors=True)
+            raise RuntimeError(f"collectstatic failed: {done.stderr[-3000:]}")
+        try:
+            building.rename(root)
+        except OSError:  # another process made it first
+            shutil.rmtree(building, ignore_errors=True)
+        for old in COLLECTED.iterdir():  # other versions of the files, untouched for a day
+            if old != root and time.time() - old.stat().st_mtime > 24 * 3600:
+                shutil.rmtree(old, ignore_errors=True)
+    os.utime(root)  # (in use: not "untouched for a day")
+    _collected[settings_module] = root
+    return root
 
 
 class LiveServer:
@@ -58,7 +108,11 @@ class LiveServer:
         # sessions in a minute: the join caps are tested in-process (tests/test_security.py)
         env.setdefault("JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE", "20")
         env.setdefault("JOIN_NEW_PARTICIPANTS_PER_ADDRESS_PER_MINUTE", "2000")
+        # production's static files: hashed names (the scripts' imports rewritten), ServeStatic
+        env.setdefault("STATIC_HASHED", "1")
         env.update(self.extra_env)
+        if env["STATIC_HASHED"] == "1" and "STATIC_ROOT" not in self.extra_env:
+            env["STATIC_ROOT"] = str(collected_static_root(env["DJANGO_SETTINGS_MODULE"]))
         return env
 
     def start(self) -> None:

@@ -33,7 +33,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from core.checks import refuse_insecure_start
+from core.checks import refuse_insecure_start, refuse_uncollected_static
 
 DEMO_USER = "teacher"
 DEMO_PASSWORD_FILE = Path(settings.BASE_DIR) / ".demo-teacher-password"
@@ -84,6 +84,7 @@ class Command(BaseCommand):
                server: str = "daphne", **options):
         try:
             refuse_insecure_start()
+            refuse_uncollected_static()
         except ImproperlyConfigured as exc:  # a clear line, not a traceback
             raise CommandError(str(exc)) from exc
         if workers < 1:

@@ -2,16 +2,19 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from classrooms import accounts
 from classrooms import views as classroom_views
+from core import jscatalog
 
 urlpatterns = [
     path("", classroom_views.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switcher
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),  # boards' strings
+    # the scripts' strings: the pages load the versioned URL, kept for a year (core/jscatalog.py)
+    path("jsi18n/", jscatalog.javascript_catalog, name="javascript-catalog"),
+    path("jsi18n/<str:language>/<str:version>.js", jscatalog.versioned_javascript_catalog,
+         name="javascript-catalog-versioned"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutPage.as_view(), name="logout"),

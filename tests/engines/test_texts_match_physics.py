@@ -443,6 +443,62 @@ def test_qtris_card_words_are_true_of_every_tile_where_they_are_used():
         assert round(100 * abs((GATES["U"] @ SINGLE[tile])[0]) ** 2) == pct
 
 
+def test_qtris_x_words_name_the_sign_and_the_kittens_x_changes():
+    """X swaps a tile's white and black halves: the words say which kittens stay (right: X|+⟩ =
+    |+⟩; left: X|−⟩ = −|−⟩, a sign) and, where kittens up and down exist, that those change:
+    never "X leaves a kitten as it is" beside a kitten X turns."""
+    x = GATES["X"]
+    assert np.allclose(x @ SINGLE["R"], SINGLE["R"]) and np.allclose(x @ SINGLE["L"], -SINGLE["L"])
+    assert same_up_to_phase(x @ SINGLE["UP"], SINGLE["DOWN"]) and not same_up_to_phase(x @ SINGLE["UP"], SINGLE["UP"])
+    basic, s_words = QTRIS.event_texts["card_X"], QTRIS.event_texts["card_X_s"]
+    assert "kitten turned right unchanged" in basic and "kitten turned left by −1" in basic
+    assert "a kitten turned right or left stays as it is" in s_words
+    assert "a kitten up becomes a kitten down" in s_words
+    for text in (basic, s_words):        # no reason that is false of the kittens up and down
+        assert "no colour yet, so" not in text
+
+
+def test_qtris_cx_case_is_computed_from_the_states():
+    """The engine tells CX's case from the two squares' states (a pure state, the control the
+    left factor): its entanglement (Schmidt rank, here numpy's matrix rank), the control's sure
+    colour, ⟨Z⊗Z⟩ of an entangled result, the sign landing on the control. Checked on every
+    pair of the six kitten and colour states and on random ones, beyond the tiles the rules
+    allow, against an independent computation."""
+    from games.engines.qtris.preview import _cx_case
+
+    rng = np.random.default_rng(7)
+    singles = list(KET.values()) + [v / np.linalg.norm(v) for v in rng.normal(size=(6, 2)) + 1j * rng.normal(size=(6, 2))]
+    seen = set()
+    for c in singles:
+        for t in singles:
+            psi = np.kron(c, t)
+            out = CNOT_CT @ psi
+            p_black = abs(c[1]) ** 2
+            if p_black < 1e-9:
+                want = "cx_white"
+            elif p_black > 1 - 1e-9:
+                want = "cx_black"
+            elif entangled(out):
+                zz = np.real(np.vdot(out, np.diag([1, -1, -1, 1]) @ out))
+                want = "cx_entangle_same" if zz > 1 - 1e-9 else "cx_entangle_opposite" if zz < -1 + 1e-9 else None
+                assert want is None or basis_value(t) is not None    # "the target has a sure colour"
+            elif same_up_to_phase(out, psi):
+                assert same_up_to_phase(t, KET["+"])                # "a kitten turned right"
+                want = "cx_target_right"
+            else:
+                assert same_up_to_phase(t, KET["−"])                # "a kitten turned left"
+                assert same_up_to_phase(out, np.kron(GATES["Z"] @ c, t))
+                want = "cx_kickback"
+            assert _cx_case(psi) == want, (c, t)
+            seen.add(want)
+    for name, bell in BELL.items():                       # a pair: CX takes it apart
+        for psi in (bell, cnot(1, 0, 2) @ cnot(0, 1, 2) @ cnot(1, 0, 2) @ bell):
+            assert entangled(psi) and not entangled(CNOT_CT @ psi)
+            assert _cx_case(psi) == "cx_separate", name
+    assert {"cx_white", "cx_black", "cx_entangle_same", "cx_entangle_opposite", "cx_target_right",
+            "cx_kickback", None} <= seen
+
+
 def matrix_entry(text: str) -> complex:
     expr = text.replace("−", "-").replace("√2", "R2").replace("√3", "R3")
     expr = expr.replace("iR3", "1j*R3").replace("i/", "1j/")

@@ -8,7 +8,7 @@ Circuit log operations (JSON):
 
 * ``{"op": "prep", "components": [...], "reset": bool}``: prepare board components from |0⟩
   (after resetting their qubits when ``reset``). A pure component is prepared with gates
-  (B: X, R: H, L: X·H, UP: H·S, DOWN: H·S†, U decoration: the U gate as a ``UnitaryGate``
+  (B: X, R: H, L: X → H, UP: H → S, DOWN: H → S†, in the order they act; U decoration: the U gate as a ``UnitaryGate``
   named "U", pairs: H + CX (+ X/Z for the sign/orientation), then H/U decoration).
   A *mixture* needs a classical random choice: stick-breaking on the component's first
   qubit — RY so that P(1) = weight_i / remaining, measure into a fresh bit of register

@@ -49,40 +49,68 @@ def card_message(card: str, variant: str) -> dict:
     return message(f"card_{card}")
 
 
-def _cx_case(control: str, target: str) -> str | None:
-    """What CX did to one pair of single tiles (control, target), as a text code."""
-    c, t = T.base_code(control), T.base_code(target)
-    if c == "W":
+#: ⟨Z⊗Z⟩: +1 when two squares' colours come out the same, −1 when opposite
+_ZZ = np.diag([1.0, -1.0, -1.0, 1.0]).astype(complex)
+
+
+def _entangled(psi: np.ndarray) -> bool:
+    """Whether the pure two-square state ``psi`` is entangled: the state of its first square
+    alone is mixed (purity below 1, a Schmidt rank of 2)."""
+    rho = quantum.reduced_density(psi, [0], 2)
+    return float(np.real(np.trace(rho @ rho))) < 1 - 1e-9
+
+
+def _cx_case(psi: np.ndarray) -> str | None:
+    """What CX did to the pure state ``psi`` of its two squares (the control the left factor,
+    the target the right one), as a text code, told from the states before and after: a white
+    or black control (a sure colour: nothing, or an X on the target), an entangled pair made
+    (the colours correlated or anti-correlated), nothing at all (the target is the +1 state of
+    X, the kitten turned right), the target's −1 landing on the control (phase kick-back: the
+    target is the kitten turned left), a pair separated; None for anything else."""
+    out = quantum.CX @ psi
+    was, now = _entangled(psi), _entangled(out)
+    if was:
+        return None if now else "cx_separate"
+    p_black = float(np.sum(np.abs(psi[2:]) ** 2))
+    if p_black < 1e-9:
         return "cx_white"
-    if c == "B":
+    if p_black > 1 - 1e-9:
         return "cx_black"
-    if t in ("W", "B"):  # a kitten controls a sure colour: a Bell pair
-        return "cx_entangle_same" if t == "W" else "cx_entangle_opposite"
-    if t == "R":         # X|+⟩ = |+⟩: nothing at all
+    if now:
+        zz = float(np.real(np.vdot(out, _ZZ @ out)))
+        return "cx_entangle_same" if zz > 1 - 1e-9 else "cx_entangle_opposite" if zz < -1 + 1e-9 else None
+    if quantum.same_up_to_phase(out, psi):
         return "cx_target_right"
-    if t == "L":         # X|−⟩ = −|−⟩: the sign kicks back onto the control (Z on it)
+    if quantum.same_up_to_phase(out, np.kron(quantum.Z, quantum.I) @ psi):
         return "cx_kickback"
     return None
 
 
 def cx_messages(before: Board, control: int, target: int) -> list[dict]:
-    """What a CX with ``control`` and ``target`` did, case by case: a white or black control, a
-    Bell pair made, phase kick-back (no entanglement), a pair separated. For a mixture, each
-    case met by one of its tiles, after a sentence saying so."""
+    """What a CX with ``control`` and ``target`` did, case by case (``_cx_case``, computed from
+    each pure state the squares may be in): a white or black control, an entangled pair made,
+    nothing, phase kick-back (no entanglement), a pair separated. For a mixture, each case met
+    by one of its tiles, after a sentence saying so."""
     ic, it = component_index(before, control), component_index(before, target)
-    cases: list[str] = []
+    states: list[np.ndarray] = []
     if ic == it:
         comp = before[ic]
         sq = comp["squares"]
-        combos = [(tile, None) if isinstance(tile, str) else (tile[sq.index(control)], tile[sq.index(target)])
-                  for tile, _w in members_of(comp)]
+        for tile, _w in members_of(comp):
+            if isinstance(tile, str):   # a pair tile: its state, the control's square first
+                psi = T.state(tile)
+                states.append(psi if sq.index(control) == 0 else quantum.SWAP @ psi)
+            else:
+                states.append(np.kron(T.state(tile[sq.index(control)]), T.state(tile[sq.index(target)])))
     else:
-        combos = [(c, t) for c, _ in members_of(before[ic]) for t, _ in members_of(before[it])]
-    for c, t in combos:
-        code = "cx_separate" if t is None else _cx_case(c, t)
+        states = [np.kron(T.state(c), T.state(t)) for c, _ in members_of(before[ic])
+                  for t, _ in members_of(before[it])]
+    cases: list[str] = []
+    for psi in states:
+        code = _cx_case(psi)
         if code and code not in cases:
             cases.append(code)
-    out = [message("cx_mixture")] if len(combos) > 1 else []
+    out = [message("cx_mixture")] if len(states) > 1 else []
     return out + [message(code) for code in cases]
 
 

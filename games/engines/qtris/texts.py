@@ -63,11 +63,17 @@ def colour(name: str) -> dict:
 # as messages, rendered in the reader's language by games.event_text.localize_explain.
 EXPLAIN_TEXTS = {
     "card_I": gettext_noop("The I card does nothing: it is a way to pass."),
+    # X swaps a tile's white and black halves: a kitten turned right stays, one turned left only
+    # gets a sign −1, a kitten up becomes a kitten down (so "X leaves a kitten as it is" only
+    # where there are no kittens up or down)
     "card_X": gettext_noop("X is the “change colour” card: white becomes black and black becomes white. "
-                           "A kitten (half-black circle) has no colour yet, so X leaves it as it is."),
+                           "A kitten (half-black circle) stays as it is: X swaps its white and black "
+                           "halves, which leaves a kitten turned right unchanged and only multiplies a "
+                           "kitten turned left by −1, a sign no measurement can see."),
     "card_X_s": gettext_noop("X is the “change colour” card: white becomes black and black becomes white. "
-                             "A kitten turned right or left has no colour yet, so X leaves it as it is; "
-                             "a kitten up becomes a kitten down, and back."),
+                             "It swaps a kitten's white and black halves: a kitten turned right or left "
+                             "stays as it is (at most its sign changes, which no measurement can see), "
+                             "and a kitten up becomes a kitten down, and back."),
     "card_Y": gettext_noop("Y changes both the colour and the orientation: white ↔ black, and a kitten turns "
                            "from right to left (or back)."),
     "card_Y_s": gettext_noop("Y changes both the colour and the orientation: white ↔ black, and a kitten "

@@ -24,7 +24,7 @@ const GATE_HELP = {
 const GATE_HELP_PHYSICS = {
   X: _("X flips the value of one of your qubits: X|0⟩ = |1⟩, X|1⟩ = |0⟩. On a superposed one it changes at most a sign: X|+⟩ = |+⟩, X|−⟩ = −|−⟩."),
   Y: _("Y flips the value of one of your qubits with a phase, Y|0⟩ = i|1⟩ and Y|1⟩ = −i|0⟩, and turns it face up/down. On a superposed one it swaps |+⟩ and |−⟩: Y|+⟩ = −i|−⟩, Y|−⟩ = i|+⟩."),
-  Z: _("Z doubles (or halves back) the bet on one of your qubits. On the qubit it leaves |0⟩ and |1⟩ as they are (Z|1⟩ = −|1⟩, only a sign) and swaps |+⟩ and |−⟩, which changes what the next H gives."),
+  Z: _("Z doubles (or halves back) the bet on one of your qubits. On the qubit it is a phase flip: it leaves |0⟩ and |1⟩ as they are (Z|1⟩ = −|1⟩, only a sign) and swaps |+⟩ and |−⟩, which changes what the next H gives; the chances of measuring 0 or 1 stay the same."),
   H: _("H is the real Hadamard on one of your qubits: H|0⟩ = |+⟩ and H|1⟩ = |−⟩ lay it down in superposition; on a laid-down qubit H|+⟩ = |0⟩ and H|−⟩ = |1⟩ give a sure value again, no coin."),
   CX: _("CX applies X to a qubit of another player: in this game Cx is that single-qubit X (X|0⟩ = |1⟩, X|1⟩ = |0⟩; on |+⟩ or |−⟩ at most a sign), not a two-qubit CNOT."),
   SWAP: _("SWAP exchanges one of your qubits with one of another player's."),

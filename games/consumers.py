@@ -4,7 +4,11 @@ Client → server: ``{"type": "act", "seq": n, "action": {...}}`` (n = number of
 client has seen), ``{"type": "sync"}`` (resend my view), ``{"type": "ping"}``, and, for games whose engine
 declares ``Abilities.preview``, ``{"type": "preview", "action": {...}}``: what the action would
 do, without applying it (engines resolve no chance in a preview, so nothing future leaks).
-Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``),
+Server → client: ``{"type": "state", ...}`` (see ``games.selectors.match_payload``); to a page
+that asked for patches (``/ws/matches/<id>/?patches=1``), every state after the first as
+``{"type": "patch", "n": k, "seq": s, "ops": [...]}`` when that is shorter: what changed since the
+state before (``core.jsonpatch``; ``n`` numbers the states of the socket, a page that misses one
+sends ``sync`` and gets its whole view again);
 ``{"type": "error", "code": ..., "message": ..., "seq": n}``, ``{"type": "pong"}``,
 ``{"type": "preview", "action": ..., "ok": bool, "result" | "code" + "message"}``,
 ``{"type": "signal", "phrase": "<id>"}``: a quick signal (a predefined phrase, see
@@ -35,6 +39,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core import limits
+from core.jsonpatch import StateStream
 from core.language import ReaderLanguageMixin, socket_language
 from core.layers import CLOSE_UNAVAILABLE, DirectDispatchMixin, LayerOutageMixin
 from core.socket_limits import SocketLimitsMixin
@@ -80,6 +85,9 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
     clock_timer: asyncio.Task | None = None
 
     async def connect(self) -> None:
+        # a page that holds its view and applies patches asks for them (``?patches=1``); any
+        # other client is sent every state whole
+        self.states = StateStream(b"patches=1" in self.scope.get("query_string", b"").split(b"&"), encode)
         try:
             match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         except (KeyError, ValueError):
@@ -137,6 +145,7 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "sync":
+            self.states.restart()  # (a page that missed a patch asks for its whole view)
             await self.send_state()
         elif kind == "act":
             await self.act(message)
@@ -252,9 +261,11 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
         await self.send_json(error.as_message(seq=seq))
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=encode(content))
         if content.get("type") == "state":
+            await self.send(text_data=self.states.text(content))
             self.watch_clock(content)
+        else:
+            await self.send(text_data=encode(content))
 
     def watch_clock(self, payload: dict) -> None:
         """A timer to the earliest time left in ``payload`` (none while paused or without a

@@ -5,11 +5,13 @@ finished-hand data."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
 
 import pytest
 
+from core import jsonpatch
 from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
 from games.models import Match
@@ -27,15 +29,26 @@ PUBLIC_ANALYSIS = {"hand", "phase", "mode", "expected_public", "p_win_public"}
 
 # ------------------------------------------------------------------ over the real socket
 
-async def collect(ws, into: list, until_seq: int, timeout: float = 10.0) -> dict:
-    """Record every message until a state with seq >= until_seq; return that state."""
+async def collect(ws, into: list, until_seq: int, timeout: float = 10.0, patches: list | None = None) -> dict:
+    """Record every message until a state with seq >= until_seq; return that state. A patch (a
+    socket opened with ``?patches=1``) goes into ``patches`` as it came and into ``into`` as the
+    whole state it makes of the one before, as a page would apply it."""
     async def wait():
         while True:
             message = json.loads(await ws.recv())
+            if message.get("type") == "patch":
+                if patches is not None:
+                    patches.append(message)
+                message = jsonpatch.apply(copy.deepcopy(HELD[id(ws)]), message["ops"])
+            if message.get("type") == "state":
+                HELD[id(ws)] = copy.deepcopy(message)
             into.append(message)
             if message.get("type") == "state" and message["seq"] >= until_seq:
                 return message
     return await asyncio.wait_for(wait(), timeout)
+
+
+HELD: dict[int, dict] = {}  # the last whole state of each socket
 
 
 def pick(state: dict, legal: list, rng: random.Random) -> dict:
@@ -51,12 +64,15 @@ def pick(state: dict, legal: list, rng: random.Random) -> dict:
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("seed", [1, 2])
-def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, teacher, seed):
+@pytest.mark.parametrize("seed,patched", [(1, False), (2, True)], ids=["whole-states", "patches"])
+def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, teacher, seed, patched):
+    """Whole states, or patches of the state before (what a page is sent): the same checks of
+    every state as the seat holds it, and no patch holds what its seat may not know."""
     table = open_table(server, game="quantum-poker", names=("Ada", "Bo"), variant="classic",
                        options={"table_size": 3, "hands": 1, "community_cards": 8}, bot_level="strong")
-    path = f"/ws/matches/{table.match_id}/"
+    path = f"/ws/matches/{table.match_id}/" + ("?patches=1" if patched else "")
     rng = random.Random(seed)
+    patches: dict[object, list] = {seat: [] for seat in table.students}
     got: dict[object, list] = {seat: [] for seat in table.students}
     got["teacher"] = []
     got["screen"] = []
@@ -70,7 +86,7 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
         watcher = await table.teacher.socket(path)
         screen = await table.teacher.socket(f"/ws/sessions/{table.session['id']}/screen/")
         screening = asyncio.create_task(projector(screen))
-        latest = {seat: await collect(ws, got[seat], 0) for seat, ws in sockets.items()}
+        latest = {seat: await collect(ws, got[seat], 0, patches=patches[seat]) for seat, ws in sockets.items()}
         await collect(watcher, got["teacher"], 0)
         for _ in range(30):
             seat = next(iter(latest.values()))["to_act"]
@@ -81,11 +97,11 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
             mine = latest[seat]
             await sockets[seat].send(json.dumps({"type": "act", "seq": mine["seq"],
                                                  "action": pick(mine, mine["legal"], rng)}))
-            latest[seat] = await collect(sockets[seat], got[seat], mine["seq"] + 1)
+            latest[seat] = await collect(sockets[seat], got[seat], mine["seq"] + 1, patches=patches[seat])
             target = latest[seat]["seq"]
             for other, ws in sockets.items():
                 if other != seat:
-                    latest[other] = await collect(ws, got[other], target)
+                    latest[other] = await collect(ws, got[other], target, patches=patches[other])
             await collect(watcher, got["teacher"], target)
         await asyncio.sleep(0.5)   # the projector's last payload
         for ws in [*sockets.values(), watcher, screen]:
@@ -146,6 +162,15 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
             for e in message["events"]:
                 assert json.dumps(e, sort_keys=True) not in private_of_others[seat]
     assert hidden_checked >= 20
+    if patched:  # the patches themselves: shorter than the states, nothing of another seat's
+        assert sum(len(p) for p in patches.values()) >= 4
+        for seat in table.students:
+            for patch in patches[seat]:
+                assert not keys_of(patch) & SECRET_KEYS
+                flat = json.dumps(patch, ensure_ascii=False)
+                assert not any(json.dumps(e, ensure_ascii=False) in flat for e in private_of_others[seat])
+                assert not any(e["text"] in flat for st in states for e in st["events"]
+                               if "visible_to" in e and seat not in e["visible_to"])
 
     # the projector (the whole class sees it): public facts only, the whole hand long — no
     # secret key, no private event's text, and a moment only once the hand is shown down

@@ -1,6 +1,7 @@
 // The live match page: one socket, the game's board module renders the seat's view.
 import { _, t } from "./i18n.js";
 import { connect, el, namedSeats, seatSide } from "./live.js";
+import { applyPatch } from "./patch.js";
 import { countdown, mmss, PACE_TEXT } from "./pace.js";
 
 const TEXT = {
@@ -22,7 +23,12 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   let awaiting = null;  // the seq of the move sent and not answered yet
   let resultTimer = null; // the result waits for the board's measurement animation
   const previews = new Map(); // JSON of an action → resolvers waiting for its preview
-  const sock = connect(`/ws/matches/${matchId}/`, { onMessage, onStatus });
+  // after the first state the server sends what changed (a patch of the state before): ``held``
+  // is that state as sent, untouched by the page; window.matchState() gives a copy (what a fresh
+  // load of the page would be sent, but for its history of events)
+  let held = null;
+  window.matchState = () => structuredClone(held);
+  const sock = connect(`/ws/matches/${matchId}/?patches=1`, { onMessage: onWire, onStatus });
   // a student's page also follows the class session: removal and the end of the session
   const session = sessionSocket ? connect(sessionSocket, { onMessage: onSession }) : null;
   const board = createBoard($("board"), {
@@ -111,6 +117,17 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     if (status === "live") sock.send({ type: "sync" });
   }
   function showError(message) { $("error").textContent = message; $("error").classList.remove("hidden"); }
+
+  function onWire(msg) {
+    if (msg.type === "patch") {
+      if (!held || msg.n !== held.n + 1) { held = null; sock.send({ type: "sync" }); return; }  // one was missed
+      held = applyPatch(held, msg.ops);
+      onMessage(structuredClone(held));
+      return;
+    }
+    if (msg.type === "state") held = structuredClone(msg);
+    onMessage(msg);
+  }
 
   function onMessage(msg) {
     if (msg.type === "preview") {

@@ -1,0 +1,116 @@
+"""What changed between two JSON documents, as a short list of operations a browser applies to
+its copy (``static/js/patch.js``: the same three operations, the same paths).
+
+An operation is ``["s", path, value]`` (set: the value at ``path`` becomes ``value``, a new key of
+an object too), ``["d", path]`` (delete the key at ``path`` of an object) or ``["a", path, items]``
+(append ``items`` to the array at ``path``). A path is a list of object keys (strings) and array
+indices (numbers); ``[]`` is the whole document. Arrays of the same length are compared item by
+item, an array that grew from its old items gets an append, any other array is set whole.
+
+Both documents are taken as JSON decodes them (strings for keys, lists for arrays): diff what the
+browser holds, the text it was sent decoded again, never the objects that text was made from.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+
+def diff(old: Any, new: Any) -> list[list]:
+    """The operations that turn ``old`` into ``new`` (none when they are equal)."""
+    ops: list[list] = []
+    _diff(old, new, [], ops)
+    return ops
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON: Python's ``==`` also takes ``True`` for ``1`` (not the same to a browser);
+    ``1`` and ``1.0`` are the same number."""
+    if type(a) is not type(b):
+        numbers = (int, float)
+        return (isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool)
+                and not isinstance(b, bool) and a == b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
+    if same(old, new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in new.items():
+            if key not in old:
+                ops.append(["s", [*path, key], value])
+            else:
+                _diff(old[key], value, [*path, key], ops)
+        ops.extend(["d", [*path, key]] for key in old if key not in new)
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new):
+            for index, (before, after) in enumerate(zip(old, new, strict=True)):
+                _diff(before, after, [*path, index], ops)
+            return
+        if len(new) > len(old) and same(new[:len(old)], old):
+            ops.append(["a", path, new[len(old):]])
+            return
+    ops.append(["s", path, new])
+
+
+def apply(doc: Any, ops: list[list]) -> Any:
+    """``doc`` after ``ops`` (changed in place where it can be; the result is returned): what a
+    browser does with a patch, for the tests and for any Python client."""
+    for op in ops:
+        kind, path = op[0], op[1]
+        if not path:
+            if kind == "s":
+                doc = op[2]
+            elif kind == "a":
+                doc.extend(op[2])
+            continue
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        if kind == "s":
+            parent[last] = op[2]
+        elif kind == "d":
+            del parent[last]
+        elif kind == "a":
+            parent[last].extend(op[2])
+        else:
+            raise ValueError(f"unknown patch operation {kind!r}")
+    return doc
+
+
+class StateStream:
+    """The states one socket sends, in order: the first whole, each later one as a patch of the
+    one before (``{"type": "patch", "n": k, "seq": s, "ops": [...]}``) when the browser asked for
+    patches and the patch is the shorter text. Every state and patch carries ``n``, its number on
+    this socket, so that a browser that missed one asks for the whole state again (``restart``)."""
+
+    def __init__(self, patches: bool, encode: Callable[[dict], str]):
+        self.patches = patches
+        self.encode = encode
+        self.sent: Any = None  # the last state as the browser holds it (decoded from what was sent)
+        self.n = 0
+
+    def restart(self) -> None:
+        """The next state goes whole (the browser asked for it: a reload of its view)."""
+        self.sent = None
+
+    def text(self, state: dict) -> str:
+        if not self.patches:
+            return self.encode(state)
+        self.n += 1
+        whole = self.encode({**state, "n": self.n})
+        previous, self.sent = self.sent, orjson.loads(whole)
+        if previous is None or "history" in self.sent:
+            return whole
+        patch = self.encode({"type": "patch", "n": self.n, "seq": self.sent.get("seq"),
+                             "ops": diff(previous, self.sent)})
+        return patch if len(patch) < len(whole) else whole

@@ -45,7 +45,7 @@ chromium:
 # tests/test_lesson_script_browser.py; servers and browser started once per worker). Each worker
 # has a Redis database of its own (REDIS_URL's number plus the worker's, config/settings_test.py).
 # `make test TEST_WORKERS=0`: one process.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 3
 test: install chromium gettext-tools
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

@@ -295,6 +295,8 @@ def test_every_game_declares_its_abilities(slug):
     declared = game.abilities
     assert callable(getattr(game, "preview", None)) == declared.preview
     assert callable(getattr(game, "teaching_moments", None)) == declared.teaching_moments
+    assert callable(getattr(game, "concept_evidence", None)) == declared.concept_evidence
+    assert bool(getattr(game, "evidence_texts", {})) == declared.concept_evidence
     assert callable(getattr(game, "public_circuit", None)) == declared.private_circuit
     assert callable(getattr(game, "luck", None)) == declared.luck
     if declared.cooperative:  # one result for the table: every seat wins or none does
@@ -417,6 +419,39 @@ def test_declared_teaching_moments_are_plain_data_read_from_public_events_only(s
             for m in moments:
                 assert m["code"] in texts
                 assert render_text(texts, m["code"], m["params"]) == m["text"]
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_concept_evidence_is_plain_data_from_the_fixed_sets_with_registered_texts(slug, variant):
+    """Every evidence is ``{"concept", "kind", "code", "params"}``: a concept and a kind of the
+    fixed sets, a code registered in ``evidence_texts`` whose msgid its params fill exactly; the
+    same for the same move (deterministic, from JSON too), the states left alone; an engine that
+    declares no evidence gives none through ``Abilities.evidence_for``."""
+    import re
+
+    from games.engines.base import CONCEPTS, EVIDENCE_KINDS
+
+    game = get_game(slug)
+    declared = abilities_of(game)
+    for match in matches(slug, variant):
+        for i, (seat, action) in enumerate(match.log):
+            before, after = match.states[i], match.states[i + 1]
+            if not declared.concept_evidence:
+                assert declared.evidence_for(game, before, seat, action, after) == []
+                continue
+            if i % 3 and i != len(match.log) - 1:   # every third move: keeps the suite short
+                continue
+            frozen = canonical([before, after])
+            found = declared.evidence_for(game, before, seat, action, after)
+            assert canonical([before, after]) == frozen, "concept_evidence changed a state"
+            assert round_trip(found) == found
+            assert game.concept_evidence(round_trip(before), seat, round_trip(action), round_trip(after)) == found
+            for e in found:
+                assert set(e) == {"concept", "kind", "code", "params"}, e
+                assert e["concept"] in CONCEPTS and e["kind"] in EVIDENCE_KINDS, e
+                msgid = game.evidence_texts[e["code"]]
+                assert set(re.findall(r"%\((\w+)\)s", msgid)) == set(e["params"]), e
+                assert render_text(game.evidence_texts, e["code"], e["params"])
 
 
 @pytest.mark.parametrize("slug,variant", CASES)

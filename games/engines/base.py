@@ -53,6 +53,31 @@ params)``, ``{"code", "params", "text"}`` like an event, rendered in the reader'
 platform shows them on the projector, to the whole class. The conformance suite checks that
 moments are plain data with registered codes, and that an undeclared engine has none.
 
+Concept evidence
+----------------
+What a move shows of a student's understanding, the first step of "what each student
+understood". An engine declaring ``Abilities(concept_evidence=True)`` has
+``concept_evidence(before, seat, action, after) -> list[Evidence]``: what ``seat``'s ``action``,
+which took ``before`` to ``after``, shows. It is pure and keeps no state of its own: it judges
+from the move, the two states and what the mover could see — whatever depends on hidden
+information is read from the mover's view (``self.view(before, seat)``), since a misconception
+can only be claimed about what the student could know. An evidence is plain data made with
+``evidence(texts, concept, kind, code, params)``::
+
+    {"concept": "phase", "kind": "misconception", "code": "z_on_sure", "params": {"square": 5}}
+
+``concept`` is one of ``CONCEPTS`` (superposition, measurement, entanglement, phase,
+interference, noise), ``kind`` one of ``EVIDENCE_KINDS`` ("shows": the move used the concept
+well; "misconception": the move makes sense only under a wrong idea of it, and a better move
+was there to make). ``code`` names a short sentence for the teacher registered in the engine's
+``evidence_texts`` (``{code: gettext_noop("English %(param)s")}``), rendered like an event's
+text (``render_text``). A detector never judges a move that was good for the game: the
+strongest bot's moves raise no misconception. Each detector is defined in one sentence under
+"Concept evidence" in the game's ``docs/rules/<game>.md``. The platform asks through
+``Abilities.evidence_for`` (nothing from an engine that declares nothing); the conformance suite
+checks that evidence is plain data, deterministic, from the fixed sets, with registered codes
+whose msgids its params fill.
+
 Event texts in the reader's language
 ------------------------------------
 Every event carries, beside its ``type`` and machine fields, a ``code`` and ``params`` and the
@@ -244,6 +269,9 @@ class Abilities:
       holds nothing a finished game does not show every seat.
     * ``teaching_moments``: the engine has ``teaching_moments(events, history) -> list``, the
       moments one applied action's public events teach (see the module docstring).
+    * ``concept_evidence``: the engine has ``concept_evidence(before, seat, action, after) ->
+      list[Evidence]``, what one move shows of the mover's understanding of a concept (see
+      "Concept evidence" in the module docstring), with its texts in ``evidence_texts``.
     * ``teams``: seats play in teams that share their decisions: ``team_of(state, seat) -> int``
       names a seat's team, and any seat of a team that ``to_act`` lists may make the team's
       decision (the others of the team then need not). Without it every seat's decision is its
@@ -285,6 +313,7 @@ class Abilities:
     circuit_option: str = ""
     private_circuit: bool = False
     teaching_moments: bool = False
+    concept_evidence: bool = False
     teams: bool = False
     cooperative: bool = False
     luck: bool = False
@@ -342,6 +371,13 @@ class Abilities:
     def statistics_mid_game(self, show_odds: bool) -> bool:
         """Whether players may open the statistics pages before the match is over."""
         return self.live_odds and show_odds
+
+    def evidence_for(self, game, before, seat: int, action, after) -> list[Evidence]:
+        """What ``seat``'s ``action`` (``before`` -> ``after``) shows of its understanding
+        (``concept_evidence``); nothing from an engine that declares none."""
+        if not self.concept_evidence:
+            return []
+        return game.concept_evidence(before, seat, action, after)
 
     def team_of(self, game, state, seat: int) -> int:
         """The team whose decision ``seat`` makes (its own seat number in a game without teams)."""
@@ -459,6 +495,24 @@ def moment(texts: Mapping[str, str], code: str, params: Mapping[str, Any] | None
     """A teaching moment: like an event, a text ``code`` with ``params`` and the English ``text``."""
     params = dict(params or {})
     return {"code": code, "params": params, "text": render_text(texts, code, params)}
+
+
+Evidence = dict[str, Any]  # {"concept", "kind", "code", "params"}
+
+#: the concepts a move may show evidence of, and the two kinds of evidence
+CONCEPTS = ("superposition", "measurement", "entanglement", "phase", "interference", "noise")
+EVIDENCE_KINDS = ("shows", "misconception")
+
+
+def evidence(texts: Mapping[str, str], concept: str, kind: str, code: str,
+             params: Mapping[str, Any] | None = None) -> Evidence:
+    """One piece of concept evidence (see "Concept evidence"): ``code`` must be registered in
+    ``texts`` and its msgid filled by ``params``."""
+    if concept not in CONCEPTS or kind not in EVIDENCE_KINDS:
+        raise ValueError(f"unknown concept or kind: {concept!r}, {kind!r}")
+    params = dict(params or {})
+    render_text(texts, code, params)  # a KeyError for an unregistered code or a missing param
+    return {"concept": concept, "kind": kind, "code": code, "params": params}
 
 
 def public(events: Iterable[Event]) -> list[Event]:

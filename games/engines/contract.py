@@ -59,6 +59,7 @@ class Engine:
     # none of it by default
     board_texts: Mapping[str, str] = {}
     summary_texts: Mapping[str, str] = {}
+    evidence_texts: Mapping[str, str] = {}
     exercise_examples: tuple[Mapping[str, Any], ...] = ()
     exercise_variant: str = ""
 

@@ -44,6 +44,7 @@ from games.engines.base import (
     Abilities,
     Action,
     Event,
+    Evidence,
     IllegalAction,
     State,
     chance,
@@ -67,7 +68,7 @@ from games.engines.schema import (
     TrueOnly,
 )
 
-from . import moments
+from . import evidence, moments
 from . import tiles as T
 from .analysis import analyse_board
 from .board import (
@@ -186,12 +187,14 @@ class QTris(Engine):
         live_odds=True,
         circuit=True,
         teaching_moments=True,
+        concept_evidence=True,  # what a play shows of its side's understanding (evidence.py)
         teams=True,  # the seats of a side (``seats_of_side``) share its decisions
         side_odds=True,  # the scores are per side (colour): ``side_odds``
         exercises=True,  # a teacher composes starting positions (``options``): exercise mode
     )
     exercise_examples = EXERCISE_EXAMPLES
     exercise_variant = "advanced"
+    evidence_texts = evidence.EVIDENCE_TEXTS
 
     def side_odds(self, state: State) -> dict:
         """Each side's exact expected score and chance to win (once the colours are known) and
@@ -209,6 +212,9 @@ class QTris(Engine):
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         return moments.teaching_moments(events, history)
+
+    def concept_evidence(self, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
+        return evidence.concept_evidence(self, before, seat, action, after)
 
     # ------------------------------------------------------------------ setup
 

@@ -1,0 +1,142 @@
+"""Concept evidence (games/engines/base.py, "Concept evidence"): for every detector of every game
+a position that triggers it and a close one that must not; and the strongest bot's moves, played
+against the random bot, raise no misconception (a detector never judges a move that was good
+for the game)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import bot_levels
+from games.engines import get_game
+
+
+def codes(game, state, seat, action):
+    """The evidence codes of ``seat`` playing ``action`` in ``state`` (applied for real)."""
+    after, _ = game.apply(state, seat, action)
+    return [e["code"] for e in game.concept_evidence(state, seat, action, after)], after
+
+
+# --- QTris --------------------------------------------------------------------------------
+
+QTRIS = get_game("qtris")
+
+
+def board(**squares):
+    spec: list = ["W"] * 9
+    for k, v in squares.items():
+        spec[int(k[1:]) - 1] = v
+    return spec
+
+
+def qtris(spec, hand, variant="basic", colors=("white", "black")):
+    """Alice (seat 0) to play first, her hand ``hand`` and two I cards drawn from a deck of I."""
+    players = 3 if variant == "eve" else 2
+    return QTRIS.setup(players, variant, 1, {
+        "board": spec, "hands": [list(hand)] + [["I"] * 4] * (players - 1), "first_seat": 0,
+        "colors": list(colors), "skip_mulligan": True, "deck": ["I"] * 24})
+
+
+def test_qtris_z_on_a_sure_colour_is_a_phase_misconception_only_when_a_better_play_was_there():
+    found, _ = codes(QTRIS, qtris(board(s5="B"), ["Z", "X", "I", "I"]), 0, {"card": "Z", "squares": [5]})
+    assert found == ["z_on_sure"]
+    found, _ = codes(QTRIS, qtris(board(s5="B"), ["Z", "I", "I", "I"]), 0, {"card": "Z", "squares": [5]})
+    assert found == []  # nothing in the hand could do better: no evidence
+
+
+def test_qtris_cx_from_a_sure_control_is_an_entanglement_misconception_a_kitten_control_is_not():
+    found, _ = codes(QTRIS, qtris(board(s1="B"), ["CX", "X", "I", "I"]), 0, {"card": "CX", "squares": [1, 2]})
+    assert found == ["cx_sure_control"]
+    found, _ = codes(QTRIS, qtris(board(s1="R"), ["CX", "X", "I", "I"]), 0, {"card": "CX", "squares": [1, 2]})
+    assert "cx_sure_control" not in found
+
+
+def test_qtris_h_on_a_kitten_reads_as_interference_by_the_colour_it_lands_on():
+    found, _ = codes(QTRIS, qtris(board(s5="L"), ["H", "Z", "I", "I"]), 0, {"card": "H", "squares": [5]})
+    assert found == ["h_back_to_theirs"]      # |−⟩ → |1⟩: black for sure, White's loss
+    found, _ = codes(QTRIS, qtris(board(s5="R"), ["H", "Z", "I", "I"]), 0, {"card": "H", "squares": [5]})
+    assert found == ["h_kitten_to_mine"]      # |+⟩ → |0⟩: white for sure
+    found, _ = codes(QTRIS, qtris(board(s5="W"), ["H", "Z", "I", "I"]), 0, {"card": "H", "squares": [5]})
+    assert found == []                        # a sure colour made a kitten: not this detector
+
+
+def test_qtris_z_then_h_on_a_kitten_shows_phase():
+    state = qtris(board(s5="R"), ["Z", "H", "I", "I"], colors=("black", "white"))
+    found, state = codes(QTRIS, state, 0, {"card": "Z", "squares": [5]})
+    assert found == []
+    found, _ = codes(QTRIS, state, 0, {"card": "H", "squares": [5]})
+    assert found == ["h_after_z"]
+    found, _ = codes(QTRIS, qtris(board(s5="L"), ["H", "I", "I", "I"], colors=("black", "white")), 0,
+                     {"card": "H", "squares": [5]})
+    assert found == ["h_kitten_to_mine"]      # the same kitten with no Z before: not the phase story
+
+
+def test_qtris_a_bell_pair_that_raises_the_chances_shows_entanglement():
+    spec = board(s1="R", s3="B", s5="B", s9="B")
+    found, _ = codes(QTRIS, qtris(spec, ["CX", "I", "I", "I"]), 0, {"card": "CX", "squares": [1, 5]})
+    assert found == ["bell_pair"]
+    found, _ = codes(QTRIS, qtris(spec, ["CX", "I", "I", "I"]), 0, {"card": "CX", "squares": [1, 2]})
+    assert found == []                        # a pair too, but White's chances did not go up
+
+
+def test_qtris_a_gate_that_leaves_a_mixture_as_it_was_is_a_noise_misconception():
+    spec = board(s1="B", s5=["W", "B"])
+    found, _ = codes(QTRIS, qtris(spec, ["X", "X", "I", "I"], variant="noise"), 0, {"card": "X", "squares": [5]})
+    assert found == ["gate_on_mixture"]
+    spec = board(s1="B", s5=["W", "B", "B", "B"])
+    found, _ = codes(QTRIS, qtris(spec, ["X", "X", "I", "I"], variant="noise"), 0, {"card": "X", "squares": [5]})
+    assert found == []                        # ¼ → ¾: the gate did change the chances
+
+
+def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misconception():
+    state = qtris(board(s2="B"), ["I", "I", "I", "I"], variant="eve", colors=("white", "black", "white"))
+    state, _ = QTRIS.apply(state, 0, {"card": "I"})          # Alice's one play: Eve's turn
+    eve = QTRIS.to_act(state)[0]
+    state["hands"][1] = ["X", "X", "X"]
+    found, _ = codes(QTRIS, state, eve, {"eve_measure": {"squares": [5], "basis": "color"}, "discard": ["X", "X"]})
+    assert found == ["certain_measurement"]
+    found, _ = codes(QTRIS, state, eve, {"eve_measure": {"squares": [5], "basis": "left-right"}, "discard": ["X", "X"]})
+    assert found == []
+
+
+# --- the strongest bot raises no misconception ---------------------------------------------
+
+# strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
+# fewer of its games keep the suite fast)
+STRONG_GAMES = {"qtris": 6}
+
+
+def strong_moves(slug: str, games: int, seed: int = 0):
+    """``(state, seat, action, after)`` of every move of the game's best bot in ``games``
+    games against the random bot (the variants in turn, the best bot in every seat in turn)."""
+    game = get_game(slug)
+    bots = bot_levels(slug)
+    strong, weak = list(bots.values())[-1], bots["random"]
+    for i in range(games):
+        variant = game.variants[i % len(game.variants)]
+        players = game.player_range(variant)[0]
+        state = game.setup(players=players, variant=variant, seed=seed + i)
+        rng = random.Random(f"evidence:{slug}:{seed + i}")
+        best = i % players
+        for _ in range(3000):
+            if game.outcome(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            bot = strong if seat == best else weak
+            action = bot.choose(game.view(state, seat), game.legal_actions(state, seat), rng)
+            after, _ = game.apply(state, seat, action)
+            if bot is strong:
+                yield state, seat, action, after
+            state = after
+
+
+@pytest.mark.parametrize("slug", sorted(STRONG_GAMES))
+def test_the_strongest_bots_moves_raise_no_misconception(slug):
+    game = get_game(slug)
+    judged = 0
+    for before, seat, action, after in strong_moves(slug, STRONG_GAMES[slug]):
+        wrong = [e for e in game.concept_evidence(before, seat, action, after) if e["kind"] == "misconception"]
+        assert not wrong, (before.get("variant"), seat, action, wrong)
+        judged += 1
+    assert judged

@@ -104,7 +104,7 @@ def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misco
 
 # strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
 # fewer of its games keep the suite fast)
-STRONG_GAMES = {"qtris": 6}
+STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20}
 
 
 def strong_moves(slug: str, games: int, seed: int = 0):
@@ -140,3 +140,51 @@ def test_the_strongest_bots_moves_raise_no_misconception(slug):
         assert not wrong, (before.get("variant"), seat, action, wrong)
         judged += 1
     assert judged
+
+
+# --- Quantum Ticket-to-Ride ---------------------------------------------------------------
+
+TICKET = get_game("quantum-ticket-to-ride")
+ROUTES = [("A", "B", "H"), ("B", "C", "Z"), ("C", "D", "H"), ("A", "E", "X"), ("B", "E", "CNOT")]
+TICKET_MAP = {
+    "name": "Evidence", "description": "For tests.",
+    "cities": [{"name": c, "x": 100 * i, "y": 100 + 50 * (i % 2)} for i, c in enumerate("ABCDE")],
+    "routes": [{"a": a, "b": b, "gate": g, "length": 1} for a, b, g in ROUTES],
+    "missions": [
+        {"id": "M1", "start": "A", "target": "E", "initial_state": "0", "target_state": "1", "qubits": 1, "level": "basic"},
+        {"id": "M2", "start": "A", "target": "B", "initial_state": "0", "target_state": "+", "qubits": 1, "level": "intermediate"},
+        {"id": "M3", "start": "A", "target": "E", "initial_state": "0", "target_state": "Phi+", "qubits": 2, "level": "advanced"},
+    ],
+}
+
+
+def ticket_run(path: str, goal: str, initial: str = "0"):
+    """Seat 0 owns every route and runs ``path`` (cities) for a mission ``initial`` → ``goal``."""
+    state = TICKET.setup(players=2, variant="mixed", seed=0, options={"map": TICKET_MAP})
+    state["turn"], state["step"] = 0, "run"
+    state["owners"] = [0] * len(ROUTES)
+    state["missions"][0] = {"id": "X", "start": path[0], "target": path[-1], "initial_state": initial,
+                            "target_state": goal, "qubits": 2 if len(goal) > 1 else 1, "level": "advanced"}
+    found, _ = codes(TICKET, state, 0, {"run": list(path)})
+    return found
+
+
+def test_ticket_a_run_off_by_a_sign_is_a_phase_misconception_the_right_sign_shows_phase():
+    assert ticket_run("ABC", "+") == ["phase_miss"]                 # H → Z: |−⟩, not |+⟩
+    assert ticket_run("ABC", "-") == ["phase_used", "superposed_goal"]
+
+
+def test_ticket_a_cnot_on_a_superposed_mission_qubit_is_an_entanglement_misconception_unless_the_goal_is_a_bell_state():
+    assert ticket_run("ABE", "+") == ["entangled_miss"]             # H → CNOT: q0 entangled
+    assert ticket_run("ABE", "Phi+") == ["bell_goal"]
+
+
+def test_ticket_a_superposition_for_a_value_is_a_superposition_misconception():
+    assert ticket_run("AB", "1") == ["superposition_miss"]          # H: |+⟩, fidelity ½ with |1⟩
+    assert ticket_run("AB", "+") == ["superposed_goal"]
+    assert ticket_run("AB", "-") == ["phase_miss"]                  # |+⟩ for |−⟩: a sign, not a value
+
+
+def test_ticket_a_run_through_a_superposition_back_to_a_value_shows_interference():
+    assert ticket_run("ABCD", "1") == ["phase_used", "interference"]   # H → Z → H = X
+    assert ticket_run("AE", "1") == []                                 # X alone: no superposition on the way

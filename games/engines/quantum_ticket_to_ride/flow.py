@@ -11,6 +11,7 @@ from ..base import (
     Abilities,
     Action,
     Event,
+    Evidence,
     IllegalAction,
     State,
     chance,
@@ -26,7 +27,7 @@ from ..base import (
 )
 from ..contract import Engine
 from ..schema import Actions, Anything, Int, ListOf, Obj, Options, Text, TrueOnly
-from . import register
+from . import evidence, register
 from .maps import LEVELS, MapError, default_map, render_problem, validate_map
 from .paths import runnable_paths, trace
 from .statistics import TicketScorer, ticket_scorer
@@ -73,6 +74,7 @@ class QuantumTicketToRide(Engine):
                       **{"pass": Obj(**cast(dict[str, Any], {"pass": TrueOnly()}))})
     options = Options(map=Anything())
     event_texts = EVENT_TEXTS
+    evidence_texts = evidence.EVIDENCE_TEXTS
     finish_rule = gettext_noop("When time is up, the game is scored as it stands: the most "
                                "claimed route length wins; unfinished missions score nothing.")
     # missions are secret: the planner's progress per player is the teacher's; claimed
@@ -84,6 +86,7 @@ class QuantumTicketToRide(Engine):
         circuit=True,
         private_circuit=True,  # a missed run's circuit is its runner's (and the teacher's)
         teaching_moments=True,
+        concept_evidence=True,  # what a run shows of its runner's understanding (evidence.py)
         session_extension="ticket_maps",  # a class's uploaded maps, the teacher's route progress
     )
 
@@ -102,6 +105,9 @@ class QuantumTicketToRide(Engine):
     @staticmethod
     def render_map_problem(problem: Any, translate=lambda text: text) -> str:
         return render_problem(problem, translate)
+
+    def concept_evidence(self, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
+        return evidence.concept_evidence(before, seat, action, after)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         """A mission completed by a run (public: the run that completes a mission is announced

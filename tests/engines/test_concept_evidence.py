@@ -104,7 +104,7 @@ def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misco
 
 # strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
 # fewer of its games keep the suite fast)
-STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20}
+STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30}
 
 
 def strong_moves(slug: str, games: int, seed: int = 0):
@@ -188,3 +188,42 @@ def test_ticket_a_superposition_for_a_value_is_a_superposition_misconception():
 def test_ticket_a_run_through_a_superposition_back_to_a_value_shows_interference():
     assert ticket_run("ABCD", "1") == ["phase_used", "interference"]   # H → Z → H = X
     assert ticket_run("AE", "1") == []                                 # X alone: no superposition on the way
+
+
+# --- Entanglion ---------------------------------------------------------------------------
+
+ENTANGLION = get_game("entanglion")
+
+
+def entanglion(mercurial: str, rubicon: str, card: str, seat: int = 0):
+    """The evidence of ``seat`` playing ``card`` with the ships on those planets."""
+    hands = [[card, "X", "H"], ["X", "H", "H"]] if seat == 0 else [["X", "H", "H"], [card, "X", "H"]]
+    state = ENTANGLION.setup(players=2, variant="easy", seed=3, options={
+        "ships": {"mercurial": mercurial, "rubicon": rubicon}, "hands": hands, "first": seat})
+    return codes(ENTANGLION, state, seat, {"play": card})[0]
+
+
+def test_entanglion_cnot_from_centarious_with_the_control_in_superious_shows_entanglement():
+    assert entanglion("ZERO", "PLUS", "CNOT") == ["cnot_entry"]
+    assert entanglion("ZERO", "ONE", "CNOT") == []        # a classical flip: no entanglement
+    assert entanglion("PLUS", "ZERO", "CNOT") == []       # the Superious ship cannot enter
+
+
+def test_entanglion_cnot_on_a_bell_planet_shows_entanglement_undone():
+    assert entanglion("PHI PLUS", "PHI PLUS", "CNOT") == ["cnot_exit"]
+    assert entanglion("OMEGA ONE", "OMEGA ONE", "CNOT") == []   # no CNOT path from OMEGA ONE
+
+
+def test_entanglion_h_toward_superious_beside_a_centarious_ship_shows_superposition():
+    assert entanglion("ZERO", "ONE", "H") == ["h_prepares_entry"]
+    assert entanglion("ZERO", "PLUS", "H") == []          # the other ship is not waiting in Centarious
+
+
+def test_entanglion_h_inside_moves_the_whole_pair():
+    assert entanglion("PHI PLUS", "PHI PLUS", "H") == ["h_inside"]    # → OMEGA TWO
+    assert entanglion("PHI PLUS", "PHI PLUS", "X") == []              # X: a path, but no H
+
+
+def test_entanglion_swap_between_omega_zero_and_three_shows_entanglement():
+    assert entanglion("OMEGA ZERO", "OMEGA ZERO", "SWAP", seat=1) == ["swap_omega"]
+    assert entanglion("PHI PLUS", "PHI PLUS", "SWAP", seat=1) == []  # SWAP leaves Φ+ as it is

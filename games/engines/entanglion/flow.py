@@ -6,10 +6,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..base import Abilities, Action, Event, IllegalAction, State, chance, clone
+from ..base import Abilities, Action, Event, Evidence, IllegalAction, State, chance, clone
 from ..contract import Engine
 from ..schema import Actions, Anything, Obj, Options, Text, TrueOnly
-from . import moments
+from . import evidence, moments
 from . import options as opts
 from . import rules as R
 from .analysis import analyse, pass_probability
@@ -109,12 +109,14 @@ class Entanglion(Engine):
         teacher_only_analysis_keys=("routes", "nearest", "cards_left"),
         circuit=True,
         teaching_moments=True,
+        concept_evidence=True,  # what a card played shows of its player's understanding (evidence.py)
         summary=True,  # ``summary``: components, turn, detection, the ships' state
         partner_phrases=("take_cnot", "your_cnot", "wait", "go_ahead", "retrieve_now", "exchange", "enter",
                          "thanks"),
     )
     board_texts = BOARD_TEXTS
     summary_texts = SUMMARY_TEXTS
+    evidence_texts = evidence.EVIDENCE_TEXTS
 
     def summary(self, view: dict) -> dict:
         return summarise(view)
@@ -122,6 +124,9 @@ class Entanglion(Engine):
     def scorer(self, state: State, circuit: Any = None) -> EntanglionScorer:
         """Where a measurement would find the ships (q0 Mercurial, q1 Rubicon)."""
         return EntanglionScorer(state)
+
+    def concept_evidence(self, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
+        return evidence.concept_evidence(before, seat, action, after)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         return moments.teaching_moments(events, history)

@@ -104,7 +104,10 @@ def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misco
 
 # strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
 # fewer of its games keep the suite fast)
-STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30}
+STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30, "quantum-poker": 30}
+
+# options of the i-th game (physics mode in every other poker game)
+STRONG_OPTIONS = {"quantum-poker": lambda i: {"physics_mode": i % 2 == 1}}
 
 
 def strong_moves(slug: str, games: int, seed: int = 0):
@@ -116,7 +119,8 @@ def strong_moves(slug: str, games: int, seed: int = 0):
     for i in range(games):
         variant = game.variants[i % len(game.variants)]
         players = game.player_range(variant)[0]
-        state = game.setup(players=players, variant=variant, seed=seed + i)
+        options = STRONG_OPTIONS[slug](i) if slug in STRONG_OPTIONS else {}
+        state = game.setup(players=players, variant=variant, seed=seed + i, options=options)
         rng = random.Random(f"evidence:{slug}:{seed + i}")
         best = i % players
         for _ in range(3000):
@@ -227,3 +231,75 @@ def test_entanglion_h_inside_moves_the_whole_pair():
 def test_entanglion_swap_between_omega_zero_and_three_shows_entanglement():
     assert entanglion("OMEGA ZERO", "OMEGA ZERO", "SWAP", seat=1) == ["swap_omega"]
     assert entanglion("PHI PLUS", "PHI PLUS", "SWAP", seat=1) == []  # SWAP leaves Φ+ as it is
+
+
+# --- QuantumPoker -------------------------------------------------------------------------
+
+POKER = get_game("quantum-poker")
+
+
+def poker(cards, mine, theirs, physics=True, variant="classic", shown_theirs=None):
+    """A hand rigged with these community cards; seat 1 (to act first) holds ``mine``, seat 0
+    ``theirs`` (hidden unless ``shown_theirs``)."""
+    state = POKER.setup(players=2, variant=variant, seed=1, options={"physics_mode": physics})
+    hand = state["hand"]
+    hand["community"] = [{"id": f"t{i}", "kind": k, "taken_by": None, "order": None} for i, k in enumerate(cards)]
+    for seat, values in ((1, mine), (0, theirs)):
+        for q, v in zip(hand["qubits"][seat], values, strict=True):
+            q["value"] = q["initial"] = v
+            if "amps" in q:
+                q["amps"] = [[1.0, 0.0], [0.0, 0.0]] if v == 0 else [[0.0, 0.0], [1.0, 0.0]]
+    for q, f in zip(hand["qubits"][0], shown_theirs or [False] * 4, strict=True):
+        q["shown"] = q["public_known"] = f
+    return state
+
+
+def poker_plays(state, *plays):
+    """Apply ``(card, target seat, qubit)`` plays; the evidence codes of the last one."""
+    found: list = []
+    for card, seat, qubit in plays:
+        actor = POKER.to_act(state)[0]
+        found, state = codes(POKER, state, actor, {"card": card, "target": {"seat": seat, "qubit": qubit}})
+    return found
+
+
+def test_poker_h_that_undoes_h_on_the_last_card_is_an_interference_misconception():
+    state = poker(["H", "X", "H"], [0, 0, 1, 1], [1, 0, 0, 0], shown_theirs=[True] * 4)
+    assert poker_plays(state, (0, 1, 0), (1, 0, 1), (2, 1, 0)) == ["h_undoes_h"]   # |+⟩ → |0⟩: a tie
+    state = poker(["H", "X", "H"], [0, 0, 1, 1], [1, 0, 0, 0], shown_theirs=[True] * 4)
+    assert poker_plays(state, (0, 1, 0), (1, 0, 1), (2, 1, 1)) == ["h_on_sure_zero"]   # H on the other 0: the better play
+    state = poker(["H", "X", "H", "Z"], [0, 0, 1, 1], [1, 0, 0, 0], shown_theirs=[True] * 4)
+    assert poker_plays(state, (0, 1, 0), (1, 0, 1), (2, 1, 0)) == []    # a card is still to come
+
+
+def test_poker_h_on_a_minus_shows_phase_in_physics_mode_only():
+    plays = ((0, 1, 0), (1, 0, 1), (2, 1, 0), (3, 0, 2), (4, 1, 0))    # H → Z → H on seat 1's card
+    assert poker_plays(poker(["H", "X", "Z", "X", "H"], [0, 0, 0, 0], [1, 0, 0, 0]), *plays) == ["h_on_minus"]
+    assert poker_plays(poker(["H", "X", "Z", "X", "H"], [0, 0, 0, 0], [1, 0, 0, 0], physics=False), *plays) == []
+
+
+def test_poker_x_on_a_superposed_card_is_a_phase_misconception_when_a_zero_was_there_to_flip():
+    state = poker(["H", "X", "X"], [0, 0, 0, 0], [0, 0, 0, 0], physics=False, shown_theirs=[True] * 4)
+    assert poker_plays(state, (0, 1, 0), (1, 0, 3), (2, 1, 0)) == ["x_on_superposed"]
+    state = poker(["H", "X", "X"], [0, 0, 0, 0], [0, 0, 0, 0], physics=False, shown_theirs=[True] * 4)
+    assert poker_plays(state, (0, 1, 0), (1, 0, 3), (2, 1, 1)) == []
+
+
+def test_poker_cx_on_a_superposed_opponent_card_is_a_phase_misconception_beside_a_known_one():
+    cards, theirs, shown = ["X", "H", "CX"], [0, 1, 1, 1], [False, True, True, True]
+    state = poker(cards, [1, 1, 1, 0], theirs, physics=False, shown_theirs=shown)
+    assert poker_plays(state, (0, 1, 3), (1, 0, 0), (2, 0, 0)) == ["cx_on_superposed"]
+    state = poker(cards, [1, 1, 1, 0], theirs, physics=False, shown_theirs=shown)
+    assert poker_plays(state, (0, 1, 3), (1, 0, 0), (2, 0, 1)) == []
+
+
+def test_poker_h_on_a_sure_zero_shows_superposition():
+    assert poker_plays(poker(["H", "X"], [0, 1, 1, 1], [0, 0, 0, 0]), (0, 1, 0)) == ["h_on_sure_zero"]
+    assert poker_plays(poker(["H", "X"], [0, 1, 1, 1], [0, 0, 0, 0]), (0, 1, 1)) == []
+
+
+def test_poker_declaring_with_the_odds_ahead_shows_measurement():
+    state = poker(["X", "X", "X"], [1, 1, 1, 1], [0, 0, 0, 0], variant="declared")
+    assert codes(POKER, state, 1, {"declare": True})[0] == ["declare_ahead"]
+    state = poker(["X", "X", "X"], [0, 0, 0, 0], [0, 0, 0, 0], variant="declared")
+    assert codes(POKER, state, 1, {"declare": True})[0] == []

@@ -7,6 +7,7 @@ from ..base import (
     Abilities,
     Action,
     Event,
+    Evidence,
     State,
     clone,
     event,
@@ -16,6 +17,7 @@ from ..base import (
     moment,
 )
 from ..contract import Engine
+from . import evidence
 from .analysis import _p1_exact, _p1_public, _round, _score_dist, _win_odds, physics_counterfactual
 from .cards import (
     ACTIONS,
@@ -41,6 +43,7 @@ class QuantumPoker(Engine):
     rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
     name = "QuantumPoker"
     event_texts = EVENT_TEXTS
+    evidence_texts = evidence.EVIDENCE_TEXTS
     finish_rule = gettext_noop("When time is up, the hand in progress goes to showdown as it "
                                "stands; then the most chips win.")
     min_players = 2
@@ -57,6 +60,7 @@ class QuantumPoker(Engine):
                                     "physics_counterfactual", "teacher_only"),
         circuit=True, circuit_option="physics_mode",
         teaching_moments=True,
+        concept_evidence=True,  # what a play shows of its player's understanding (evidence.py)
     )
 
     def scorer(self, state: State, circuit: Any = None) -> PokerScorer:
@@ -64,6 +68,9 @@ class QuantumPoker(Engine):
         return poker_scorer(state, circuit)
 
     AGAINST_ODDS = 0.3  # showdown outcomes with at most this chance together are "against the odds"
+
+    def concept_evidence(self, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
+        return evidence.concept_evidence(self, before, seat, action, after)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         """At a showdown, a player's superposed cards (two or more) all came out the same value,

@@ -60,10 +60,12 @@ import re
 from collections import deque
 from typing import Any, cast
 
+from . import quantum_tictactoe_evidence as evidence
 from .base import (
     Abilities,
     Action,
     Event,
+    Evidence,
     IllegalAction,
     State,
     chance,
@@ -307,7 +309,12 @@ class QuantumTicTacToe(Engine):
         teacher_only_analysis_keys=("components", "cycles", "squares", "collapse",
                                     "open_squares", "moves_left", "phase"),
         teaching_moments=True,
+        concept_evidence=True,  # what a move shows (quantum_tictactoe_evidence.py)
     )
+    evidence_texts = evidence.EVIDENCE_TEXTS
+
+    def concept_evidence(self, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
+        return evidence.concept_evidence(self, before, seat, action, after)
 
     def teaching_moments(self, events: list[Event], history: list[list[Event]]) -> list[dict]:
         """A cycle of n entangled marks collapsed: its length, who chose, how many marks it made

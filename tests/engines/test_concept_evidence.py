@@ -104,7 +104,8 @@ def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misco
 
 # strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
 # fewer of its games keep the suite fast)
-STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30, "quantum-poker": 30}
+STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30, "quantum-poker": 30,
+                "quantum-tictactoe": 30}
 
 # options of the i-th game (physics mode in every other poker game)
 STRONG_OPTIONS = {"quantum-poker": lambda i: {"physics_mode": i % 2 == 1}}
@@ -303,3 +304,49 @@ def test_poker_declaring_with_the_odds_ahead_shows_measurement():
     assert codes(POKER, state, 1, {"declare": True})[0] == ["declare_ahead"]
     state = poker(["X", "X", "X"], [0, 0, 0, 0], [0, 0, 0, 0], variant="declared")
     assert codes(POKER, state, 1, {"declare": True})[0] == []
+
+
+# --- Quantum tic-tac-toe ------------------------------------------------------------------
+
+TICTACTOE = get_game("quantum-tictactoe")
+
+
+def tictactoe(history: str, last: dict, square_to_o: int | None = None):
+    """The evidence of ``last`` after the moves of ``history`` (the engine's notation), with
+    ``square_to_o``'s classical mark made O's."""
+    from games.engines.quantum_tictactoe import actions_from_history
+
+    state = TICTACTOE.setup(seed=0)
+    for seat, action in actions_from_history(history.split()):
+        state, _ = TICTACTOE.apply(state, seat, action)
+    if square_to_o:
+        state["classical"][square_to_o - 1]["player"] = "O"
+    return codes(TICTACTOE, state, TICTACTOE.to_act(state)[0], last)[0]
+
+
+def test_tictactoe_a_collapse_read_as_a_measurement_chosen_for_or_against_oneself():
+    history = "X1+(1,8) O2+(1,7) X3+(4,5) O4+(8,9) X5+(5,9) O6+(4,8)"
+    assert tictactoe(history, {"collapse": 4}) == ["collapse_for_me"]
+    assert tictactoe(history, {"collapse": 8}) == ["collapse_against_me"]
+    assert tictactoe("X1+(1,2) O2+(2,5) X3+(1,5)", {"collapse": 5}) == []   # no line either way
+    history = "X1+(5,6) O2+(6,9) X3+(5,7) O4+(3,7) X5+(4,9) O6+(3,6)"
+    assert tictactoe(history, {"collapse": 6}) == ["collapse_against_me"]
+    assert tictactoe(history, {"collapse": 3}) == ["collapse_for_me"]
+
+
+def test_tictactoe_closing_a_cycle_that_hands_the_opponent_the_win_is_a_measurement_misconception():
+    history = "X1+(8,9) O2+(1,2) X3+(6,7) O4+(7,8) X5+(3,8)"
+    assert tictactoe(history, {"squares": [7, 9]}) == ["cycle_gift"]
+    assert tictactoe(history, {"squares": [4, 5]}) == []          # no cycle: nothing to choose
+
+
+def test_tictactoe_a_cycle_that_wins_whichever_way_it_collapses_shows_entanglement():
+    history = "X1+(1,7) O2+(2,7) X3+(2,4) O4+(3,8)"
+    assert tictactoe(history, {"squares": [1, 7]}) == ["cycle_either_way"]
+    assert tictactoe(history, {"squares": [5, 6]}) == []
+
+
+def test_tictactoe_a_spooky_mark_on_two_winning_squares_shows_superposition():
+    history = "X1+(1,9) O2+(2,3) X3+(7,9) O4+(2,6) X5+(2,9) O6+(2,3) X@O6(3)"
+    assert tictactoe(history, {"squares": [4, 8]}) == ["double_threat"]   # 1-4-7 and 7-8-9
+    assert tictactoe(history, {"squares": [4, 8]}, square_to_o=1) == []  # 4 no longer completes a line

@@ -672,8 +672,9 @@ def run_the_lesson(run: LessonRun) -> None:
     dashboard.locator("#next-round").click()
     for student in run.students:
         old = student.match_id
-        notice = student.page.locator("#session-notice a[href*='/matches/']")
-        run.tap(student, notice, "“Go to my table”")
+        notice = student.page.locator(f"#session-notice a[href*='/matches/']:not([href*='/matches/{old}/'])")
+        notice.first.wait_for(state="visible", timeout=15_000)
+        run.open_link(student, notice, "**" + notice.first.get_attribute("href"), "“Go to my table”")
         run.at_table(student, previous=old)
     second = run.tables(2)
     assert len(second) >= 3

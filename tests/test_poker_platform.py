@@ -131,7 +131,8 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
                 public = {k: v for k, v in GAME.analysis(states[message["seq"]]).items()
                           if k in PUBLIC_ANALYSIS}
                 assert message["analysis"] == public and "expected_public" in public
-            assert not keys_of(message) & SECRET_KEYS
+            secret = keys_of(message) & SECRET_KEYS
+            assert not secret, f"seat {seat} was sent {secret} (match seed {match.seed}): {message}"
             for e in message.get("events", []):
                 assert "visible_to" not in e or seat in e["visible_to"]
         for message in states_seen:

@@ -215,6 +215,11 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
 
   function notice(text, links = []) {
     const box = $("session-notice");
+    // the same notice again (the session's news comes more than once): left as it is, so that a
+    // link is never drawn anew under a finger about to tap it
+    const key = JSON.stringify([text, links]);
+    if (box.dataset.key === key && !box.classList.contains("hidden")) return;
+    box.dataset.key = key;
     box.replaceChildren(el("strong", {}, text), ...links.flatMap((l) => [" ", el("a", { class: "button small secondary", href: l.href }, l.text)]));
     box.classList.remove("hidden");
   }

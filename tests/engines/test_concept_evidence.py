@@ -104,7 +104,7 @@ def test_qtris_eve_measuring_where_the_outcome_is_certain_is_a_measurement_misco
 
 # strong-bot-vs-random games per game (the strong QTris bot values all 512 boards of every play:
 # fewer of its games keep the suite fast)
-STRONG_GAMES = {"qtris": 6, "quantum-ticket-to-ride": 20, "entanglion": 30, "quantum-poker": 30,
+STRONG_GAMES = {"qtris": 10, "quantum-ticket-to-ride": 20, "entanglion": 30, "quantum-poker": 30,
                 "quantum-tictactoe": 30}
 
 # options of the i-th game (physics mode in every other poker game)

@@ -40,8 +40,8 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
-    if same(old, new):
-        return
+    # objects and arrays of one length are walked once, item by item (equal ones give no
+    # operation); anything else is compared as JSON and set when it differs
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
             if key not in old:
@@ -58,7 +58,8 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         if len(new) > len(old) and same(new[:len(old)], old):
             ops.append(["a", path, new[len(old):]])
             return
-    ops.append(["s", path, new])
+    if not same(old, new):
+        ops.append(["s", path, new])
 
 
 def apply(doc: Any, ops: list[list]) -> Any:

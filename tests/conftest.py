@@ -56,7 +56,7 @@ def pytest_collection_modifyitems(config, items):
     rank: dict[str, int] = {}
     for item in items:
         rank[file_of(item)] = min(rank.get(file_of(item), 2), weight(item))
-    items.sort(key=lambda item: (weight(item) if weight(item) < 0 else rank[file_of(item)]))
+    items.sort(key=lambda item: rank[file_of(item)])  # (a file marked ``long`` ranks -1)
 
 
 def _outside_browser_loop(item):

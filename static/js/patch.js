@@ -1,11 +1,12 @@
 // A state sent as what changed since the one before (core/jsonpatch.py): ["s", path, value] sets,
 // ["d", path] deletes an object's key, ["a", path, items] appends to an array; a path of keys and
-// indices, [] the whole document. Applied to a copy: the state before stays as it was.
+// indices, [] the whole document. Applied in place, as core/jsonpatch.apply does: the document
+// after the patch is returned (a new one when the whole was set).
 export function applyPatch(doc, ops) {
-  let out = structuredClone(doc);
+  let out = doc;
   for (const [kind, path, value] of ops) {
     if (!path.length) {
-      if (kind === "s") out = structuredClone(value);
+      if (kind === "s") out = value;
       else if (kind === "a") out.push(...value);
       continue;
     }

@@ -121,7 +121,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   function onWire(msg) {
     if (msg.type === "patch") {
       if (!held || msg.n !== held.n + 1) { held = null; sock.send({ type: "sync" }); return; }  // one was missed
-      held = applyPatch(held, msg.ops);
+      held = applyPatch(held, msg.ops);  // (``held`` is never handed to the page: a copy is)
       onMessage(structuredClone(held));
       return;
     }

@@ -10,7 +10,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import transaction
 from django.utils.translation import gettext
 
-from classrooms import selectors, services, ticket_maps
+from classrooms import selectors, services, ticket_maps, understanding
 from classrooms.broadcast import session_group
 from classrooms.models import ClassSession, Participant
 from core import limits
@@ -47,6 +47,8 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
     known: dict[int, dict]
     pending: dict[int, Snapshot]
     full_due = False
+    # the dashboard's: who sat where as of the last whole payload (the concept grid after a move)
+    seating: understanding.Seating | None = None
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -165,7 +167,10 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
 
     async def send_payload(self) -> None:
         self.payload_started()
-        payload = await database_sync_to_async(_payload)(self.session_id, self.is_teacher, self.participant_id)
+        if self.is_teacher:
+            payload, self.seating = await database_sync_to_async(_teacher_payload)(self.session_id)
+        else:
+            payload = await database_sync_to_async(_payload)(self.session_id, False, self.participant_id)
         if payload.get("type") == "dashboard":
             self.known = {row["match"]: row for row in payload["tables"]}
         await self.send_json(payload)
@@ -182,7 +187,11 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         rows = [row for row in rows if _newer(row["match"], row["moves"], self.known)]  # (a payload meanwhile?)
         if rows:
             self.known.update((row["match"], row) for row in rows)
-            await self.send_json({"type": "tables", "tables": rows})
+            message = {"type": "tables", "tables": rows}
+            if self.seating is not None:  # the concept grid: only the new moves are judged
+                refs = [understanding.MatchRef(s.match, s.seed, s.seq, s.game, s.rules_version) for s in snaps]
+                message["understanding"] = await database_sync_to_async(understanding.live_compact)(self.seating, refs)
+            await self.send_json(message)
 
     async def send_json(self, content: dict) -> None:
         await self.send(text_data=encode(content))
@@ -261,6 +270,15 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
         return selectors.dashboard_payload(session)
     participant = Participant.objects.filter(pk=participant_id).first()
     return selectors.lobby_payload(session, participant)
+
+
+def _teacher_payload(session_id: int) -> tuple[dict, understanding.Seating | None]:
+    """The dashboard's payload and who sat where (``selectors.dashboard_payload_and_seating``)."""
+    session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
+    if session is None:
+        return {"type": "gone", "message": gettext("This class session was deleted.")}, None
+    services.enforce_overdue(session)  # a table whose time passed with no page open on it
+    return selectors.dashboard_payload_and_seating(session)
 
 
 def _participant_id(message: dict, kind: str) -> int:

@@ -23,6 +23,7 @@ from collections import defaultdict
 from django.urls import reverse
 from django.utils import timezone
 
+from classrooms import understanding
 from classrooms.models import Participant, Table
 from classrooms.standings import game_points, is_cooperative, luck_of, result_of
 from games.models import Match
@@ -104,11 +105,13 @@ def weekly(rows: list[dict]) -> list[dict]:
 
 
 def member_progress(member) -> dict:
-    """One class member: their games (oldest first), totals and weeks."""
+    """One class member: their games (oldest first), totals and weeks, and the concept evidence
+    of their moves per concept (``classrooms.understanding``)."""
     participants = list(Participant.objects.filter(member=member))
     rows = game_rows(participants)
     return {"member": member, "games": rows, "totals": totals(rows), "weeks": weekly(rows),
-            "exercises": sorted({r["exercise_name"] for r in rows if r["solved"]}, key=str.casefold)}
+            "exercises": sorted({r["exercise_name"] for r in rows if r["solved"]}, key=str.casefold),
+            "concepts": understanding.by_concept(understanding.members_evidence(participants))}
 
 
 def class_progress(classroom, members) -> dict:
@@ -124,4 +127,7 @@ def class_progress(classroom, members) -> dict:
         "members": [{"member": m, "totals": totals(per_member.get(m.pk, []))} for m in members],
         "weeks": weekly(rows),
         "games": rows,
+        # the members' concept evidence per week (``classrooms.understanding``)
+        "concept_weeks": understanding.weekly_grid(understanding.members_evidence(participants), _week_of),
+        "concepts": understanding.concepts(),
     }

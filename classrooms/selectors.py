@@ -9,6 +9,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classrooms import understanding
 from classrooms.models import ClassSession, Participant
 from classrooms.standings import cached_standings, current_round
 from classrooms.ticket_progress import shows_progress, table_progress
@@ -111,6 +112,13 @@ def roster_state(participant: Participant, current_table: dict | None, played: b
 
 
 def dashboard_payload(session: ClassSession) -> dict:
+    return dashboard_payload_and_seating(session)[0]
+
+
+def dashboard_payload_and_seating(session: ClassSession) -> tuple[dict, understanding.Seating]:
+    """``dashboard_payload``, and who sat where (``understanding.Seating``): the dashboard's
+    socket keeps it to fill the concept grid in after a move without a rebuild."""
+    seating = understanding.session_seating(session)
     tables = tables_summary(session)
     live = (Match.Status.WAITING, Match.Status.PLAYING)
     table_of = {s["participant"]: t for t in tables for s in t["seats"]
@@ -133,7 +141,9 @@ def dashboard_payload(session: ClassSession) -> dict:
         "tables": tables,
         "rounds": rounds_summary(session, tables),
         "standings": cached_standings(session),
-    }
+        # what each student understood, in counts (the report has the moves behind them)
+        "understanding": understanding.compact(seating),
+    }, seating
 
 
 def rounds_summary(session: ClassSession, tables: list[dict]) -> dict:

@@ -10,6 +10,8 @@ urlpatterns = [
     path("teacher/sessions/<int:session_id>/", views.dashboard, name="dashboard"),
     path("sessions/<int:session_id>/screen/", views.screen, name="screen"),
     path("teacher/sessions/<int:session_id>/report/", views.report, name="report"),
+    path("teacher/sessions/<int:session_id>/report/print/", views.report_print, name="report-print"),
+    path("sessions/<int:session_id>/screen/debrief/", views.debrief, name="debrief"),
     path("teacher/sessions/<int:session_id>/delete/", views.delete_session, name="delete-session"),
     path("teacher/classes/<int:class_id>/exercises/new/", exercise_views.exercise_new, name="exercise-new"),
     path("teacher/classes/<int:class_id>/exercises/validate/", exercise_views.exercise_validate,

@@ -7,13 +7,13 @@ from urllib.parse import quote, urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
-from classrooms import cards, codes, homework, selectors, services, ticket_maps
+from classrooms import cards, codes, homework, selectors, services, ticket_maps, understanding
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
 from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
@@ -133,6 +133,8 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                                           s["index"] in winners, t.get("place", ""),
                                           (t["summary"] or {}).get("text", "")]))
         return response
+    if request.GET.get("format") in ("evidence-csv", "evidence-json"):
+        return _evidence_export(request, session, request.GET["format"])
     missions = None
     if ticket_maps.takes_maps(session.game):  # every mission completed by a run, with its circuit
         missions = [{"table": t["number"], **m,
@@ -140,7 +142,65 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                     for t in tables if t["ticket"] for m in t["ticket"]["completed"]]
     return render(request, "classrooms/report.html", {"session": session, "tables": tables,
                                                       "missions_completed": missions,
-                                                      "standings": session_standings(session)})
+                                                      "standings": session_standings(session),
+                                                      "understanding": understanding.session_understanding(session)})
+
+
+def kind_word(kind: str) -> str:
+    """A kind of concept evidence in the reader's language."""
+    return pgettext("concept evidence", "shows") if kind == understanding.SHOWS else pgettext(
+        "concept evidence", "misconception")
+
+
+def _evidence_export(request: HttpRequest, session: ClassSession, fmt: str) -> HttpResponse:
+    """The session's concept evidence, every move: a CSV (headers and words in the reader's
+    language, every cell through ``safe_row``) or JSON (plain keys, the texts translated)."""
+    rows = understanding.export_rows(understanding.session_understanding(session))
+    for r in rows:
+        r["replay"] = request.build_absolute_uri(r["replay"])
+    if fmt == "evidence-json":
+        response = JsonResponse({"session": session.pk, "game": session.game,
+                                 "note": gettext("Evidence is an observation of some moves, not a grade."),
+                                 "evidence": rows}, json_dumps_params={"ensure_ascii": False})
+        response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-evidence.json"'
+        return response
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-evidence.csv"'
+    writer = csv.writer(response)
+    writer.writerow(safe_row([gettext("Student"), gettext("Table"), gettext("Move"), gettext("Concept"),
+                              gettext("Evidence"), gettext("What the move shows"), gettext("Replay")]))
+    names = {c["key"]: c["name"] for c in understanding.concepts()}
+    for r in rows:
+        writer.writerow(safe_row([r["student"], r["table"], r["move"], names[r["concept"]], kind_word(r["kind"]),
+                                  r["text"], r["replay"]]))
+    return response
+
+
+@login_required
+def report_print(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The lesson's report on one A4 page: the concept grid, who may need help, the class's
+    most common misconception (print CSS; no disclosures, no scripts)."""
+    session = _own_session(request, session_id)
+    return render(request, "classrooms/report_print.html", {
+        "session": session, "understanding": understanding.session_understanding(session),
+        "standings": session_standings(session)})
+
+
+@login_required
+def debrief(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The projector's debrief: the lesson's most instructive moments, no student named unless
+    the teacher chooses (``?names=1``); ``?moment=n`` replays the n-th one on the big screen,
+    step by step from the state before the move to the state after it."""
+    session = _own_session(request, session_id)
+    names = request.GET.get("names") == "1"
+    moments = understanding.debrief(session)
+    chosen = next((m for m in moments if str(m["n"]) == request.GET.get("moment")), None)
+    frames, seats = [], []
+    if chosen is not None:
+        frames, seats = understanding.debrief_frames(chosen, names=names)
+    return render(request, "classrooms/debrief.html", {
+        "session": session, "moments": moments, "names": names, "chosen": chosen, "frames": frames,
+        "seats": seats})
 
 
 @login_required

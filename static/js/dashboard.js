@@ -96,6 +96,7 @@ export function dashboard(sessionId, initial) {
       if (msg.type === "tables") {  // the rows of the tables that moved (nothing else changed)
         const moved = new Map(msg.tables.map((t) => [t.match, t]));
         state = { ...state, tables: state.tables.map((t) => moved.get(t.match) || t) };
+        if (msg.understanding) state.understanding = msg.understanding;
         render();
       }
     },
@@ -269,6 +270,27 @@ export function dashboard(sessionId, initial) {
     }));
     if (clockFocus) { const again = $("tables").querySelector(`[data-table-clock="${clockFocus}"]`); if (again) again.focus(); }
     renderRounds();
+    renderUnderstanding();
+  }
+
+  // what each student understood: the concept evidence of their moves, counted, filled in live
+  function renderUnderstanding() {
+    const u = state.understanding;
+    if (!u) return;
+    $("evidence-live-none").classList.toggle("hidden", u.students.length > 0);
+    $("evidence-live").classList.toggle("hidden", !u.students.length);
+    $("evidence-live").querySelector("thead tr").replaceChildren(el("th", { scope: "col" }, _("Student")),
+      ...u.concepts.map((c) => el("th", { scope: "col", "data-concept": c.key }, c.name)));
+    $("evidence-live").querySelector("tbody").replaceChildren(...u.students.map((row) => el("tr", { "data-participant": row.participant },
+      el("th", { scope: "row" }, row.name),
+      ...row.cells.map(([shows, mis, help], i) => {
+        const said = [shows ? nt("%(n)s move showed it", "%(n)s moves showed it", shows) : "",
+          mis ? nt("%(n)s misconception", "%(n)s misconceptions", mis) : "", help ? _("may need help") : ""].filter(Boolean);
+        return el("td", { class: help ? "ev-help-cell" : "", "data-concept": u.concepts[i].key, "data-shows": shows, "data-misconception": mis },
+          el("span", { "aria-hidden": "true" }, shows ? el("span", { class: "ev-shows" }, `✓${shows}`) : "",
+            mis ? el("span", { class: "ev-mis" }, ` ✗${mis}`) : "", help ? " ⚑" : "", !shows && !mis ? "·" : ""),
+          el("span", { class: "sr-only" }, said.length ? said.join(", ") : _("no evidence")));
+      }))));
   }
 
   // the rounds control and the live standings (public facts only: names, points, tie-breaks)

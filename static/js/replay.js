@@ -1,8 +1,11 @@
-// Step back and forth through every move of a finished match, rebuilt by the engine.
+// Step back and forth through every move of a finished match, rebuilt by the engine. The address
+// may name the step to open (?step=N: the board after the N-th move). The projector's debrief
+// replays a few steps of one moment (``moment``: the seq of its move), saying which step is the
+// state before the move and which the state after it.
 import { _, t } from "./i18n.js";
 import { el, namedSeats, seatSide } from "./live.js";
 
-export async function replay({ boardUrl, frames, seats, outcome }) {
+export async function replay({ boardUrl, frames, seats, outcome, moment = null }) {
   const $ = (id) => document.getElementById(id);
   const { createBoard } = await import(boardUrl);
   const board = createBoard($("board"), { act() {} });
@@ -20,9 +23,13 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
     const last = i === frames.length - 1;
     board.render({ view: f.view, legal: [], seat: null, to_act: [], events: f.events, outcome: last ? outcome : null,
                    replay: true, seats }, { animate });
-    $("step").textContent = t("step %(i)s / %(n)s", { i, n: frames.length - 1 });
+    $("step").textContent = t("step %(i)s / %(n)s", { i: f.seq, n: frames[frames.length - 1].seq });
+    if (moment !== null && $("moment-phase")) {
+      $("moment-phase").textContent = f.seq === moment ? _("Before the move") : f.seq === moment + 1 ? _("After the move") : "";
+      $("moment-phase").classList.toggle("hidden", f.seq !== moment && f.seq !== moment + 1);
+    }
     const said = f.events.map((e) => e.text).filter(Boolean).map((t) => namedSeats(t, seats)).join(" · ");
-    $("step-text").textContent = i === 0 ? _("The start.") : said || (f.action ? JSON.stringify(f.action) : "");
+    $("step-text").textContent = f.seq === 0 ? _("The start.") : said || (f.action ? JSON.stringify(f.action) : "");
     $("step-text").classList.toggle("timed-out", !!f.timed_out);  // the clock's move: its text says so
     if (last && outcome) $("step-text").textContent += " · " + verdict(outcome);
     scrub.value = i;
@@ -47,5 +54,7 @@ export async function replay({ boardUrl, frames, seats, outcome }) {
     if (e.key === "ArrowLeft") show(i - 1);
     if (e.key === "ArrowRight") show(i + 1, true);
   });
-  show(0);
+  const asked = moment !== null ? moment : Number(new URLSearchParams(location.search).get("step"));
+  const at = frames.findIndex((f) => f.seq === asked);
+  show(at > 0 ? at : 0);
 }

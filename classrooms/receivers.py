@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
+from classrooms import understanding
 from classrooms.broadcast import announce_session_changed
 from classrooms.models import Table
 from core.memo import remembered
@@ -22,6 +23,10 @@ def table_changed(sender, match_id: int, status_changed: bool = False, snapshot=
     that ended concerns its students' lobbies too. The match's ``snapshot`` (if any) goes along,
     so the teacher's sockets in another process need not rebuild its state from the log."""
     session_id = session_of_match(match_id, snapshot.seed if snapshot is not None else None)
+    if session_id is not None and snapshot is not None:
+        # the move's concept evidence is judged here, in the process that made it, once: the
+        # teacher's sockets in any process read it from the shared cache
+        understanding.judge_move(snapshot)
     if session_id is not None:
         announce_session_changed(session_id, teacher_only=not status_changed, snapshot=snapshot)
 

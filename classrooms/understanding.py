@@ -17,6 +17,7 @@ Evidence is an observation of some moves, not a grade: the pages say so.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
@@ -48,6 +49,7 @@ CONCEPT_NAMES = {
     "interference": pgettext_lazy("quantum concept", "interference"),
     "noise": pgettext_lazy("quantum concept", "noise"),
 }
+logger = logging.getLogger(__name__)
 DEBRIEF_MOMENTS = 5
 CACHE_SECONDS = 6 * 3600
 
@@ -145,6 +147,17 @@ def _remember(ref: MatchRef, state, found: list[dict]) -> None:
             while len(_judged) > _MAX_MATCHES:
                 _judged.popitem(last=False)
     cache.set(_cache_key(ref), found, CACHE_SECONDS)
+
+
+def judge_move(snap) -> None:
+    """Judge the moves up to a match's new log length (``snap``: its ``games.snapshot.Snapshot``
+    after a change), where the move was made: only the new moves, from the state before them
+    when this process judged the earlier ones. Never in the way of the move's news: a failure is
+    logged, and the evidence is judged again when it is read."""
+    try:
+        match_evidence(MatchRef(snap.match, snap.seed, snap.seq, snap.game, snap.rules_version))
+    except Exception:  # noqa: BLE001 (the move stands; its evidence is judged when read)
+        logger.exception("concept evidence of match %s at move %s", snap.match, snap.seq)
 
 
 def evidence_of(refs: Iterable[MatchRef]) -> dict[int, list[dict]]:

@@ -268,5 +268,5 @@ def test_qtris_sides_carry_the_students_names_on_the_board(chromium, server, tea
         expect(page.locator(".player[data-seat='1']")).to_contain_text(f"Bob — {names[1]}")
         expect(page.locator(".qtris-status")).to_contain_text(f"Alice — {names[0]}: ○ White")
         expect(page.locator(".qtris-status")).to_contain_text(f"Bob — {names[1]}: ● Black")
-    expect(alice.locator(".qtris-hand-box h3")).to_have_text(f"Your hand (Alice — {names[0]})")
-    expect(bob.locator(".qtris-hand-box h3")).to_have_text(f"Your hand (Bob — {names[1]})")
+    expect(alice.locator(".qtris-hand-box h2")).to_have_text(f"Your hand (Alice — {names[0]})")
+    expect(bob.locator(".qtris-hand-box h2")).to_have_text(f"Your hand (Bob — {names[1]})")

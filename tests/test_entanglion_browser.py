@@ -105,7 +105,7 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
         expect(page.locator(".ent-amps tr[data-basis='|11⟩']")).to_contain_text("1/√2")
     rub.screenshot(path=f"{SHOTS}/entanglion-entered.png", full_page=True)
     # Mercurial's screen reader hears the partner's move, where the ships are and whose turn it is
-    expect(merc.locator(".ent-announce")).to_have_text(
+    expect(merc.locator("#announce")).to_contain_text(
         "Rubicon played CNOT. Both ships orbit PHI PLUS, state (|00⟩+|11⟩)/√2. Your turn.")
 
     # 3. a quick signal: Rubicon says "Retrieve now"; Mercurial (only) hears it
@@ -188,7 +188,7 @@ def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher
     # reachable in the accessibility tree (inside the galaxy's labelled group)
     expect(merc.get_by_role("group", name="The Entanglion galaxy")).to_have_count(1)
     expect(merc.get_by_role("img", name="PLUS |+⟩; Mercurial is here")).to_have_count(1)
-    expect(merc.locator(".ent-announce")).to_have_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO.")
+    expect(merc.locator("#announce")).to_contain_text("Mercurial played H. Mercurial is on PLUS, Rubicon on ZERO. Waiting for")
     assert merc.evaluate(NO_SIDEWAYS) <= 0
     # the partner moves; at Mercurial's next turn the keyboard focus is back on the hand
     seats[1].locator("button.ent-card[data-card='CNOT']").click()

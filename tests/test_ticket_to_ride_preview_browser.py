@@ -71,14 +71,17 @@ def test_the_browser_preview_equals_the_engine_and_qiskit(chromium, server):
 
 def board_alone(chromium, server, msg: dict):
     """The board drawn from a socket message on a 375 px page of its own; what it sends collects
-    in ``window.sent``."""
+    in ``window.sent``, what it says (the game page's one live region) in #announce."""
     page = chromium.new_page(viewport={"width": 375, "height": 800})
     page.goto(server.url + "/")
     page.evaluate("""async (msg) => {
       const { createBoard } = await import('/static/games/quantum-ticket-to-ride.js');
-      const root = document.createElement('div'); root.id = 'board'; document.querySelector('main').replaceChildren(root);
+      const root = document.createElement('div'); root.id = 'board';
+      const announce = document.createElement('div'); announce.id = 'announce';
+      announce.setAttribute('role', 'status'); announce.setAttribute('aria-live', 'polite');
+      document.querySelector('main').replaceChildren(root, announce);
       window.sent = [];
-      const board = createBoard(root, { act: (a) => window.sent.push(a) });
+      const board = createBoard(root, { act: (a) => window.sent.push(a), say: (text) => { announce.textContent = text; } });
       board.render(msg);
     }""", msg)
     return page
@@ -195,8 +198,9 @@ def test_the_map_is_played_by_keyboard_alone_with_arrows_between_routes_and_citi
     assert page.evaluate(FOCUSED) == start
     first = routes[claimable[0]]
     hover = page.locator(".ttr-hover")
-    expect(hover).to_have_attribute("aria-live", "polite")
     expect(hover).to_contain_text(f"{first['a']}–{first['b']}: {first['gate']}×{first['length']} (unclaimed)")
+    # heard through the page's one live region
+    expect(page.locator("#announce")).to_contain_text(f"{first['a']}–{first['b']}: {first['gate']}×{first['length']} (unclaimed)")
 
     # a known step of the map, then the way to another route to claim, press by press
     berlin = "city Berlin"

@@ -137,7 +137,7 @@ const previewable = (a) => cardOf(a) !== null;
 
 // ---------------------------------------------------------------------------- the board
 
-export function createBoard(root, { act, preview }) {
+export function createBoard(root, { act, preview, say = () => {} }) {
   ensureStylesheet(new URL("../css/entanglion.css", import.meta.url).href);
   root.innerHTML = "";
   const wrap = h("div", { class: "ent" });
@@ -155,12 +155,13 @@ export function createBoard(root, { act, preview }) {
   const galaxyBox = h("div", { class: "ent-galaxy-box" }, galaxy);
   const panels = h("div", { class: "ent-panels" });
   const actions = h("div", { class: "ent-actions", role: "group", "aria-label": bt("your_actions") });
-  const previewLine = h("p", { class: "ent-preview", role: "status", "aria-live": "polite" });
+  // the preview's sentence (shown; heard through the page's one live region, ``say``)
+  const previewLine = h("p", { class: "ent-preview" });
   // a tapped card's preview (a touch screen has no hover): its Play button, beside the sentence
   const confirmBox = h("div", { class: "ent-confirm" });
-  const announce = h("p", { class: "ent-announce visually-hidden", role: "status", "aria-live": "polite" });
   main.append(galaxyBox, previewLine, confirmBox, actions, panels);
-  wrap.append(main, side, announce);
+  wrap.append(main, side);
+  let news = [];  // what the last new state changed, in sentences (the page says them: ``announce``)
   root.append(wrap);
   drawStatic();
   // a phone turned (or a window resized) across the phone width: the other layout
@@ -303,10 +304,10 @@ export function createBoard(root, { act, preview }) {
     const v = msg.view;
     panels.replaceChildren(trackPanel(v), controlPanel(msg), handsPanel(msg), eventsPanel(msg));
     const dice = (v.dice || []).map((e) => e.text).filter(Boolean);
-    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": bt("dice_label") }, h("h3", { text: bt("dice") }), ...dice.map((t) => h("p", { class: "small", text: t }))));
+    if (dice.length) panels.prepend(h("section", { class: "ent-panel ent-dice", "aria-label": bt("dice_label") }, h("h2", { text: bt("dice") }), ...dice.map((t) => h("p", { class: "small", text: t }))));
     if (v.finished) {
       const won = v.result === "won";
-      panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}`, role: "status" },
+      panels.prepend(h("section", { class: `ent-panel ent-banner ${v.result}` },
         h("strong", { text: bt(won ? "banner_won" : v.result === "time_up" ? "banner_time_up" : "banner_lost") })));
     }
   }
@@ -326,7 +327,7 @@ export function createBoard(root, { act, preview }) {
         s("polygon", { points: hex }), s("text", { x: cx, y: cy + 6, text: value })));
     });
     return h("section", { class: "ent-panel ent-track-panel", "data-detection": at },
-      h("h3", { text: bt("track_title", { rate: detectionRate(v) }) }), track);
+      h("h2", { text: bt("track_title", { rate: detectionRate(v) }) }), track);
   }
 
   function controlPanel(msg) {
@@ -340,36 +341,37 @@ export function createBoard(root, { act, preview }) {
         "aria-label": slot ? bt("slot_full", { i: i + 1, card: slot.card, ship: SHIP_NAME[ship] || "?" }) : bt("slot_empty", { i: i + 1 }) },
       h("span", { class: "ent-slot-card", text: slot ? slot.card : "" })));
     });
-    return h("section", { class: "ent-panel" }, h("h3", { text: bt("control_title", { n: filled }) }), row,
+    return h("section", { class: "ent-panel" }, h("h2", { text: bt("control_title", { n: filled }) }), row,
       h("p", { class: "muted small", text: bt("control_note") }));
   }
 
   function handsPanel(msg) {
     const v = msg.view;
     const me = seatOf(msg);
-    const box = h("section", { class: "ent-panel ent-hands" }, h("h3", { text: bt("hands_title") }));
+    const box = h("section", { class: "ent-panel ent-hands" }, h("h2", { text: bt("hands_title") }));
     hands(v).forEach((hand, seat) => {
       if (seat === me && (msg.legal || []).length) return;  // my playable hand is the action row
       const ship = SHIPS[seat];
+      // a list of cards, one item each: read as "CNOT, CNOT, H", never as one word "CNOTCNOTH"
       box.append(h("div", { class: `ent-hand ${ship}`, "data-seat": seat },
         h("span", { class: "ent-hand-name", text: bt(seat === me ? "hand_of_you" : "hand_of", { ship: SHIP_NAME[ship] }) },
-          ...hand.map((c) => h("span", { class: `ent-card small k-${c}`, text: c })),
-          hand.length ? null : h("span", { class: "muted", text: bt("no_cards") }))));
+          hand.length ? h("span", { class: "ent-hand-cards", role: "list" }, ...hand.map((c) => h("span", { class: `ent-card small k-${c}`, role: "listitem", text: c })))
+            : h("span", { class: "muted", text: bt("no_cards") }))));
     });
     return box;
   }
 
   function eventsPanel(msg) {
     const v = msg.view;
-    const box = h("section", { class: "ent-panel ent-events" }, h("h3", { text: bt("events_title") }));
+    const box = h("section", { class: "ent-panel ent-events" }, h("h2", { text: bt("events_title") }));
     const held = eventHands(v);
     held.forEach((cards, seat) => {
       if (!cards || !cards.length) return;
       box.append(h("div", { class: `ent-event-hand ${SHIPS[seat]}` }, h("b", { text: bt("keeps", { ship: SHIP_NAME[SHIPS[seat]] }) }),
-        ...cards.map((c) => h("span", { class: "ent-event-card", text: c }))));
+        h("span", { role: "list" }, ...cards.map((c) => h("span", { class: "ent-event-card", role: "listitem", text: c })))));
     });
     const discarded = v.event_discard || [];
-    if (discarded.length) box.append(h("p", {}, bt("event_discard"), ...discarded.map((c) => h("span", { class: "ent-event-card", text: c }))));
+    if (discarded.length) box.append(h("p", {}, bt("event_discard"), h("span", { role: "list" }, ...discarded.map((c) => h("span", { class: "ent-event-card", role: "listitem", text: c })))));
     box.append(h("p", { class: "muted", text: bt("decks", { events: v.event_deck, engines: v.engine_stack }) }));
 
     return box;
@@ -384,7 +386,7 @@ export function createBoard(root, { act, preview }) {
   function statePanel(v) {
     const st = shipState(v);
     const here = ships(v);
-    const box = h("section", { class: "ent-panel ent-state", "aria-label": bt("state_label") }, h("h3", { text: bt("state_title") }));
+    const box = h("section", { class: "ent-panel ent-state", "aria-label": bt("state_label") }, h("h2", { text: bt("state_title") }));
     const where = inEntanglion(here.mercurial) && here.mercurial === here.rubicon
       ? bt("state_inside", { planet: here.mercurial, symbol: SYMBOL[here.mercurial] || "" })
       : bt("state_outside", { m: here.mercurial, ms: SYMBOL[here.mercurial] || "", r: here.rubicon, rs: SYMBOL[here.rubicon] || "" });
@@ -412,7 +414,7 @@ export function createBoard(root, { act, preview }) {
   function componentsPanel(v) {
     const held = componentsHeld(v);
     const found = held.reduce((n, list) => n + (list ? list.length : 0), 0);
-    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h3", { text: bt("found_title", { n: found }) }));
+    const box = h("section", { class: "ent-panel ent-components", "data-found": found }, h("h2", { text: bt("found_title", { n: found }) }));
     held.forEach((list, seat) => {
       box.append(h("div", { class: `ent-held ${SHIPS[seat]}`, "data-seat": seat }, h("b", { text: `${SHIP_NAME[SHIPS[seat]]}: ` }),
         ...(list && list.length ? list.map((c) => h("span", { class: "ent-component", title: c, text: c })) : [h("span", { class: "muted", text: bt("none_yet") })])));
@@ -426,7 +428,7 @@ export function createBoard(root, { act, preview }) {
   function analysisPanel(a) {
     const teacher = Array.isArray(a.routes);  // the routes are the teacher's only
     const box = h("section", { class: "ent-panel ent-analysis", "aria-label": bt(teacher ? "teacher_analysis" : "odds") },
-      h("h3", { text: bt(teacher ? "teacher_analysis" : "odds") }));
+      h("h2", { text: bt(teacher ? "teacher_analysis" : "odds") }));
     if (a.detection_chance_next_arrival !== undefined) {
       box.append(h("p", { class: "ent-detection-chance", text: bt("detection_chance", { p: Math.round(Number(a.detection_chance_next_arrival) * 100) }) }));
     }
@@ -474,7 +476,8 @@ export function createBoard(root, { act, preview }) {
       type: "button", class: `ent-card k-${card} ${shipOf(me)}`, "data-card": card, "data-action": key, "data-index": index,
       "aria-label": `${bt("card_for", { action: describe(a), ship: SHIP_NAME[shipOf(me)] })} ${cardHelp(card)}`,
       title: cardHelp(card),
-      onmouseenter: () => showPreview(a), onfocus: () => showPreview(a),
+      // (a pointer's hover draws the preview; the focus's is also said, unless the page moved it)
+      onmouseenter: () => showPreview(a, true), onfocus: () => showPreview(a, quiet),
       onmouseleave: () => leave(a), onblur: () => leave(a),
       onclick: (e) => choose(a, e),
     }, h("span", { class: "ent-card-kind", text: card }));
@@ -504,9 +507,9 @@ export function createBoard(root, { act, preview }) {
     const title = plays.length
       ? bt(mechanic ? "title_mechanic" : "title_navigate")
       : bt("title_decision");
-    actions.append(h("h3", { class: "ent-actions-title", text: title }), row);
+    actions.append(h("h2", { class: "ent-actions-title", text: title }), row);
     if (mechanic && (pending.aside || []).length) {
-      actions.append(h("p", { class: "muted small ent-aside" }, bt("aside"), ...pending.aside.map((c) => h("span", { class: `ent-card small k-${c}`, text: c }))));
+      actions.append(h("p", { class: "muted small ent-aside" }, bt("aside"), h("span", { role: "list" }, ...pending.aside.map((c) => h("span", { class: `ent-card small k-${c}`, role: "listitem", text: c })))));
     }
     const others = legal.filter((a) => !isCardPlay(a));
     if (others.length) {
@@ -515,14 +518,17 @@ export function createBoard(root, { act, preview }) {
           const key = JSON.stringify(a);
           const kind = Object.keys(a).find((k) => k !== "tunnel") || "";
           return h("button", { type: "button", class: "button small secondary ent-act", "data-action": key, "data-kind": kind,
-            onmouseenter: previewable(a) ? () => showPreview(a) : null, onfocus: previewable(a) ? () => showPreview(a) : null,
+            onmouseenter: previewable(a) ? () => showPreview(a, true) : null, onfocus: previewable(a) ? () => showPreview(a) : null,
             onmouseleave: previewable(a) ? () => leave(a) : null, onblur: previewable(a) ? () => leave(a) : null,
             onclick: (e) => (previewable(a) ? choose(a, e) : play(a)) }, describe(a));
         })));
     }
   }
 
-  async function showPreview(a) {
+  // the focus the board puts back after a move previews the card without saying it: the move's
+  // news is what a screen reader hears then
+  let quiet = false;
+  async function showPreview(a, silent = false) {
     const key = JSON.stringify(a);
     previewFor = key;
     if (!preview) return;
@@ -532,7 +538,7 @@ export function createBoard(root, { act, preview }) {
       if (reply && reply.ok) previewCache.set(key, reply);
     }
     if (previewFor !== key || !last) return;
-    drawPreview(a, reply);
+    drawPreview(a, reply, silent);
   }
 
   function clearPreview(a, force = false) {
@@ -542,11 +548,12 @@ export function createBoard(root, { act, preview }) {
     galaxy.classList.remove("previewing");
   }
 
-  function drawPreview(a, reply) {
+  function drawPreview(a, reply, silent = false) {
     previewLayer.replaceChildren();
     const card = cardOf(a);
     if (!reply || !reply.ok) {
       previewLine.textContent = reply && reply.message ? reply.message : bt("no_preview", { card });
+      if (!silent) say(previewLine.textContent);
       return;
     }
     const r = reply.result || {};
@@ -580,6 +587,7 @@ export function createBoard(root, { act, preview }) {
     const kick = r.kickback ? " " + bt("preview_kickback", r.kickback) : "";
     previewLine.textContent = sentence
       + (extra.length ? ` (${extra.join("; ")})` : "") + kick;
+    if (!silent) say(previewLine.textContent);
     previewLine.dataset.after = JSON.stringify(after);
   }
 
@@ -603,12 +611,12 @@ export function createBoard(root, { act, preview }) {
     if (before && detectionIndex(before) !== detectionIndex(v)) said.push(bt("say_detection", { rate: detectionRate(v) }));
     const won = v.result === "won";
     if (v.finished) said.push(bt(won ? "banner_won" : v.result === "time_up" ? "banner_time_up" : "banner_lost"));
-    else if (seatOf(msg) !== null && (msg.to_act || []).includes(seatOf(msg))) said.push(bt("say_your_turn"));
-    if (said.length) announce.textContent = said.join(" ");
+    news = said;
   }
 
   function render(msg, { animate } = {}) {
     const before = last ? last.view : null;
+    news = [];
     if (!last || msg.seq !== last.seq) { armed = null; confirmBox.replaceChildren(); }
     last = msg;
     previewCache.clear();
@@ -627,17 +635,25 @@ export function createBoard(root, { act, preview }) {
     if (focused) {
       const again = [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused && n.dataset.index === focusedIndex)
         || [...actions.querySelectorAll("[data-action]")].find((n) => n.dataset.action === focused);
+      quiet = true;
       if (again) again.focus({ preventScroll: true });
+      quiet = false;
     } else if (animate && wasFocused && (msg.legal || []).length) {
       // the keyboard player's card went with the last move: their turn again starts on the hand
       const first = actions.querySelector("button");
+      quiet = true;
       if (first) { first.focus({ preventScroll: true }); playedByKeyboard = false; }
+      quiet = false;
     }
     if (animate) announceChange(before, msg);
   }
 
   return {
     render,
+    // the sentences a screen reader hears for a new state (the page's live region says them once)
+    announce() { return news; },
+    // the page puts the focus back after a move: the card's preview is drawn, not said
+    focusQuietly(node) { quiet = true; node.focus({ preventScroll: true }); quiet = false; },
     seatLabel(i) { return SHIP_NAME[SHIPS[i]] || ""; },
     // co-operative: the two players win or lose together
     verdict(outcome) {

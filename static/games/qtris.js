@@ -5,7 +5,7 @@
 // createBoard(root, { act, preview? }): preview(action) => Promise<{type: "preview", action,
 // ok: true, result} | {ok: false, code, message}>. Without preview (replays, older pages) the
 // board still works: legal targets come from payload.legal, no hover preview.
-import { _, tr } from "../js/i18n.js";
+import { _, nt, tr } from "../js/i18n.js";
 import { ensureStylesheet, h, readableText, svg } from "../js/svg.js";
 import { tapped } from "../js/touch.js";
 const CELL = 150;
@@ -24,6 +24,8 @@ const centre = (sq) => { const o = origin(sq); return { x: o.x + CELL / 2, y: o.
 const pct = (p) => `${Math.round(100 * p)}%`;
 const signed = (d, unit = "%", k = 100) => { const v = Math.round(k * d * 10) / 10; return (v > 0 ? "+" : v < 0 ? "−" : "±") + Math.abs(v) + unit; };
 const actKey = (a) => JSON.stringify(a);
+// a reader who asks for less motion sees the measured board at once: nothing to wait for
+const REDUCED_MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 const MEASURE_STEP_MS = 550; // one measured square after the other (the CSS animation delay)
 const LINE_FADE_MS = 600;
 // the prompts for a correct step that is not yet a whole play (never styled as an error)
@@ -116,6 +118,15 @@ export function squareAt(e, sel) {
   return under && under.closest ? under.closest(sel) : null;
 }
 
+// the engine's kets of a play's squares ("square 1: |0⟩", "squares 8–9: mixture {…}") with their
+// words in the reader's language (the kets themselves read the same in every language)
+function ketWords(text) {
+  return String(text || "")
+    .replace(/\bsquares (\d+)–(\d+):/g, (all, a, b) => tr("squares %(a)s–%(b)s:", { a, b }))
+    .replace(/\bsquare (\d+):/g, (all, square) => tr("square %(square)s:", { square }))
+    .replace(/: mixture \{/g, `: ${_("mixture")} {`);
+}
+
 function tileWords(cell) {
   const ms = cell.members || [];
   const one = (m) => {
@@ -128,13 +139,15 @@ function tileWords(cell) {
 
 // ---------------------------------------------------------------- the board module
 
-export function createBoard(root, { act, preview, promptChanged = () => {} } = {}) {
+export function createBoard(root, { act, preview, promptChanged = () => {}, say = () => {} } = {}) {
   ensureStylesheet(new URL("../css/qtris.css", import.meta.url).href);
   root.innerHTML = "";
   const wrap = h("div", { class: "qtris" });
   const boardBox = h("div", { class: "qtris-boardbox" });
   const board = readableText(svg("svg", { viewBox: `-8 -8 ${3 * CELL + 16} ${3 * CELL + 16}`, class: "qtris-board", role: "group", "aria-label": _("QTris board") }));
-  const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview", "aria-live": "polite" });
+  // the preview (shown; heard through the page's one live region, ``say``, when the student
+  // points at a square or picks a card: a new state's news is the page's to say)
+  const previewBox = h("div", { class: "qtris-preview", id: "qtris-preview" });
   boardBox.append(board, previewBox);
   const side = h("div", { class: "qtris-side" });
   const controls = h("div", { class: "qtris-controls" });
@@ -265,7 +278,14 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     return "";
   }
 
+  let rendering = false, previewSaid = "";
   function renderPreview() {
+    drawPreviewBox();
+    const text = previewBox.textContent.replace(/\s+/g, " ").trim();
+    if (!rendering && text && text !== previewSaid) say(text);
+    previewSaid = text;
+  }
+  function drawPreviewBox() {
     previewBox.replaceChildren();
     previewBox.className = "qtris-preview";
     if (!last || !mine() || !card) {
@@ -283,7 +303,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       const first = hover !== control;
       previewBox.classList.add("step");
       previewBox.append(h("div", { class: "step-prompt", "data-testid": "step-prompt" },
-        h("h4", {}, first ? STEP_TEXT.controlTitle(hover) : STEP_TEXT.isControlTitle(hover)),
+        h("h3", {}, first ? STEP_TEXT.controlTitle(hover) : STEP_TEXT.isControlTitle(hover)),
         h("p", {}, first ? STEP_TEXT.control(hover) : STEP_TEXT.isControl)));
       return;
     }
@@ -304,7 +324,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     if (!reply.ok) { previewBox.classList.add("illegal"); previewBox.append(h("p", { class: "illegal-reason" }, tr("Not allowed: %(reason)s", { reason: reply.message }))); return; }
     const r = reply.result;
     const box = h("div", { class: "preview-result", "data-testid": "preview-result" });
-    box.append(h("h4", {}, card === "CX" ? tr("Preview: %(card)s control %(control)s → target %(target)s", { card, control: action.squares[0], target: action.squares[1] })
+    box.append(h("h3", {}, card === "CX" ? tr("Preview: %(card)s control %(control)s → target %(target)s", { card, control: action.squares[0], target: action.squares[1] })
       : tr("Preview: %(card)s on square %(square)s", { card, square: action.squares[0] })));
     for (const ch of (r.explain && r.explain.changes) || []) {
       box.append(h("div", { class: "pv-change" }, `□${ch.square}: ${ch.before} → `, h("strong", {}, ch.after),
@@ -520,7 +540,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const v = view();
     controls.replaceChildren();
     const head = h("div", { class: "qtris-status" });
-    if (v.turn) head.append(h("span", { class: "pill" }, tr("Turn %(number)s / %(total)s: %(side)s · %(left)s play(s) left", { number: v.turn.number, total: v.turn.total, side: sideName(v, v.turn.side), left: v.turn.plays_left })));
+    if (v.turn) head.append(h("span", { class: "pill" }, nt("Turn %(number)s / %(total)s: %(side)s · %(n)s play left", "Turn %(number)s / %(total)s: %(side)s · %(n)s plays left", v.turn.plays_left, { number: v.turn.number, total: v.turn.total, side: sideName(v, v.turn.side) })));
     else head.append(h("span", { class: "pill" }, { roll: _("Rolling for the first player"), color: _("Choosing colours"), mulligan: _("Mulligan"), over: _("Game over") }[v.phase] || v.phase));
     if (v.colors) head.append(h("span", { class: "pill" }, v.side_names.map((n, s) => `${sideName(v, s)}: ${v.colors[s] === "white" ? "○ " + _("White") : "● " + _("Black")}`).join(" · ")));
     head.append(h("span", { class: "pill" }, tr("deck %(n)s", { n: v.deck_size })));
@@ -537,7 +557,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     if (L.some((a) => a.mulligan)) {
       bar.append(h("span", {}, _("Mulligan: tick the cards to swap (once), then") + " "));
       bar.append(h("button", { class: "button", "data-action": "mulligan", onclick: () => { const pick = [...mulliganPick].sort((a, b) => a - b); mulliganPick = new Set(); act({ mulligan: pick }); } },
-        mulliganPick.size ? tr("Swap %(n)s card(s)", { n: mulliganPick.size }) : _("Keep my hand")));
+        mulliganPick.size ? nt("Swap %(n)s card", "Swap %(n)s cards", mulliganPick.size) : _("Keep my hand")));
     }
     if (L.some((a) => a.card === "I")) bar.append(h("button", { class: "button secondary", "data-action": "pass", onclick: () => act({ card: "I" }) }, _("Play I (pass)")));
     if (card && canDiscard(card)) bar.append(h("button", { class: "button secondary", "data-action": "discard", onclick: () => { const c = card; card = null; act({ card: c, discard: true }); } }, tr("Discard %(card)s (no legal target)", { card })));
@@ -550,7 +570,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const targets = [...new Set(eve.map((a) => a.eve_measure.squares.join("+")))];
     const bases = [...new Set(eve.map((a) => a.eve_measure.basis))];
     const form = h("div", { class: "eve-form" }, h("strong", {}, _("Eve: measure once per set (discard 2 cards)")));
-    const tSel = h("select", { "data-eve": "squares" }, targets.map((t) => h("option", { value: t }, tr("square(s) %(squares)s", { squares: t.replace("+", " & ") }))));
+    const tSel = h("select", { "data-eve": "squares" }, targets.map((t) => h("option", { value: t }, nt("square %(squares)s", "squares %(squares)s", t.split("+").length, { squares: t.replace("+", " & ") }))));
     const bSel = h("select", { "data-eve": "basis" }, bases.map((b) => h("option", { value: b }, BASIS_WORDS[b] || b)));
     const cards = hand();
     const c1 = h("select", { "data-eve": "c1" }, cards.map((c, i) => h("option", { value: i }, c)));
@@ -578,8 +598,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     }
     const mull = legal().some((a) => a.mulligan);
     const ops = v.phase === "operations" && mine();
-    handBox.append(h("h3", {}, tr("Your hand (%(side)s)", { side: sideName(v, v.side) })));
-    const row = h("div", { class: "qtris-hand", role: "list" });
+    handBox.append(h("h2", {}, tr("Your hand (%(side)s)", { side: sideName(v, v.side) })));
+    const row = h("div", { class: "qtris-hand" });
     v.hand.forEach((c, i) => {
       const playable = ops && (legalPlays(c).length > 0 || c === "I");
       const discardOnly = ops && canDiscard(c);
@@ -588,7 +608,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       if (ops && !playable && !discardOnly) cls.push("dead");
       if (discardOnly) cls.push("no-target");
       if (mull && mulliganPick.has(i)) cls.push("swap");
-      const b = h("button", { class: cls.join(" "), "data-card": c, "data-index": i, role: "listitem", title: CARD_TITLES[c] || c },
+      const b = h("button", { class: cls.join(" "), "data-card": c, "data-index": i, title: CARD_TITLES[c] || c },
         h("span", { class: "qcard-name" }, c === "CX" ? "C" : c, c === "CX" ? h("sub", {}, "X") : null),
         h("span", { class: "qcard-sub" }, CARD_TITLES[c] || ""));
       if (mull) {
@@ -611,7 +631,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     });
     handBox.append(row);
     if (focusedCard !== null) { const b = row.querySelector(`.qcard[data-index="${focusedCard}"]`); if (b && !b.disabled) b.focus({ preventScroll: true }); }
-    if (ops && card && canDiscard(card)) handBox.append(h("p", { class: "muted" }, `${card} has no legal target on this board: you may discard it.`));
+    if (ops && card && canDiscard(card)) handBox.append(h("p", { class: "muted" }, tr("%(card)s has no legal target on this board: you may discard it.", { card })));
   }
 
   function renderOdds() {
@@ -620,7 +640,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     odds.replaceChildren();
     odds.classList.toggle("hidden", !an);
     if (!an) return;
-    odds.append(h("h3", {}, v.final_board ? _("Odds just before the measurement") : _("Live odds")));
+    odds.append(h("h2", {}, v.final_board ? _("Odds just before the measurement") : _("Live odds")));
     const prev = prevAnalysis;
     const t = h("table", { class: "odds-table" });
     t.append(h("tr", {}, h("th", {}, ""), h("th", {}, _("wins")), h("th", {}, _("expected qtris"))));
@@ -650,7 +670,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     const rolls = (v.events || []).filter((e) => e.type === "measure");
     if (!v.final_board && !(v.sets && v.sets.length)) return;
     if (v.final_board) {
-      measureBox.append(h("h3", {}, _("Measurement")));
+      measureBox.append(h("h2", {}, _("Measurement")));
       const ol = h("ol", { class: "rolls" });
       rolls.forEach((e, i) => {
         const li = h("li", { class: "roll-line" + (last._animate ? " appear" : "") }, e.text);
@@ -688,7 +708,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     explainBox.replaceChildren();
     const plays = (v.events || []).filter((e) => e.type === "play" || e.type === "discard" || e.type === "noise" || e.type === "eve_measure");
     const e = plays[plays.length - 1];
-    explainBox.append(h("h3", {}, _("What is happening")));
+    explainBox.append(h("h2", {}, _("What is happening")));
     if (!e) { explainBox.append(h("p", { class: "muted" }, _("No card has been played yet. Each card is a quantum gate: it changes the tiles, and the odds change with them."))); return; }
     explainBox.append(h("p", { class: "ex-title" }, e.text));
     const x = e.explain;
@@ -702,8 +722,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
     body.append(h("div", { class: "ex-gate" }, h("span", { class: "gate-name" }, x.frame ? `U·${x.gate}·U` : x.gate), matrixEl(x.matrix)));
     if (x.before) {
       const kets = h("div", { class: "ex-kets" });
-      kets.append(h("div", {}, h("span", { class: "muted" }, _("before") + " "), h("code", {}, x.before)));
-      kets.append(h("div", {}, h("span", { class: "muted" }, _("after") + "  "), h("code", {}, x.after)));
+      kets.append(h("div", {}, h("span", { class: "muted" }, _("before") + " "), h("code", {}, ketWords(x.before))));
+      kets.append(h("div", {}, h("span", { class: "muted" }, _("after") + "  "), h("code", {}, ketWords(x.after))));
       body.append(kets);
     }
     explainBox.append(body);
@@ -735,7 +755,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       last._animate = !!animate;
       if (animate) {
         const measured = msg.view.final_board ? (msg.events || []).filter((e) => e.type === "measure").length : 0;
-        settleEnd = measured ? performance.now() + measured * MEASURE_STEP_MS + LINE_FADE_MS : 0;
+        settleEnd = measured && !REDUCED_MOTION.matches ? performance.now() + measured * MEASURE_STEP_MS + LINE_FADE_MS : 0;
       }
       const L = legal();
       if (card && !(view().hand || []).includes(card)) { card = null; control = null; }
@@ -747,8 +767,15 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       renderOdds();
       renderMeasure();
       renderExplain();
+      rendering = true;
       renderPreview();
+      rendering = false;
       if (hover !== null && card) { const sq = hover; hover = null; onHover(sq); }
+    },
+    // after a move, the keyboard focus goes back to the hand (the next card to play), else to
+    // the first of the turn's buttons (roll, colour, mulligan)
+    focusTarget() {
+      return handBox.querySelector(".qcard:not([disabled]):not(.dead)") || controls.querySelector("button:not([disabled])");
     },
     // how long the last render's animation runs: the page shows the result after it
     settleMs() { return settleLeft(); },
@@ -759,7 +786,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {} } = {
       const now = msg.analysis, before = prevAnalysis;
       if (now && before && now !== before && !msg.view.final_board) {
         now.p_white.forEach((p, i) => {
-          if (Math.abs(p - before.p_white[i]) > 0.0005) said.push(`square ${i + 1} is now white with probability ${pct(p)}`);
+          if (Math.abs(p - before.p_white[i]) > 0.0005) said.push(tr("square %(square)s is now white with probability %(p)s", { square: i + 1, p: pct(p) }));
         });
       }
       return said;

@@ -31,7 +31,11 @@ const GATE_HELP_PHYSICS = {
 };
 const gateHelp = (v, kind) => (v.physics_mode ? GATE_HELP_PHYSICS : GATE_HELP)[kind];
 const OWN_KINDS = new Set(["X", "Y", "Z", "H"]);
-const COIN_MS = 1700; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
+// a reader who asks for less motion: the coin lands at once, the showdown shows at once
+const REDUCED_MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+const COIN_MS = 1700;
+// the variants' names in the reader's language (the engine's ``variant_names``)
+const VARIANT_NAMES = { classic: _("classic"), declared: _("declared measurement") }; // the coin's spin (qp-flip-*, 1.6 s) and a beat: the showdown waits for it
 
 
 
@@ -290,7 +294,7 @@ export function createBoard(root, { act }) {
       h("span", { class: "qp-pot-chips", "aria-hidden": "true" }, ...Array.from({ length: Math.min(v.pot, 12) }, () => h("i", { class: "chip" }))),
       h("span", { class: "qp-pot-text", text: v.phase === "over" && v.last_hand ? tr("Pot of %(pot)s awarded", { pot: v.last_hand.pot }) : tr("Pot %(pot)s", { pot: v.pot }) }));
     centre.append(potLine);
-    centre.append(h("div", { class: "qp-hand-no", text: tr("Hand %(hand)s of %(hands)s", { hand: v.hand, hands: v.hands }) + ` · ${v.variant}` + (v.physics_mode ? " · " + _("physics mode") : "") }));
+    centre.append(h("div", { class: "qp-hand-no", text: tr("Hand %(hand)s of %(hands)s", { hand: v.hand, hands: v.hands }) + ` · ${VARIANT_NAMES[v.variant] || v.variant}` + (v.physics_mode ? " · " + _("physics mode") : "") }));
     if (canDeclare(msg)) {
       centre.append(h("button", { type: "button", class: "button qp-declare", "data-declare": "1",
         onclick: () => { picked = null; act({ declare: true }); } }, _("Declare measurement")));
@@ -329,7 +333,7 @@ export function createBoard(root, { act }) {
 
   function flipCoin(msg, e, count) {
     const heads = e.value === 1;
-    const coin = h("div", { class: "qp-coin-wrap", "data-coin": e.value, role: "status" },
+    const coin = h("div", { class: "qp-coin-wrap", "data-coin": e.value },
       h("div", { class: `qp-coin ${heads ? "heads" : "tails"}` },
         h("div", { class: "qp-coin-face front", text: "1" }),
         h("div", { class: "qp-coin-face back", text: "0" })),
@@ -341,7 +345,8 @@ export function createBoard(root, { act }) {
   function toast(text, cls) {
     const old = tableBox.querySelector(".qp-toast");
     if (old) old.remove();
-    const t = h("div", { class: `qp-toast ${cls}`, role: "alert", text });
+    // shown; the move's news (these plays included) is heard once, in the page's live region
+    const t = h("div", { class: `qp-toast ${cls}`, text });
     tableBox.append(t);
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => t.remove(), 6000);
@@ -371,7 +376,7 @@ export function createBoard(root, { act }) {
     // the last plays
     const plays = (v.plays || []).slice(-4);
     if (plays.length && v.phase === "play") {
-      side.append(h("h3", { text: _("Plays this hand") }));
+      side.append(h("h2", { text: _("Plays this hand") }));
       const ul = h("ol", { class: "qp-plays", start: Math.max(1, v.plays.length - 3) });
       for (const p of plays) {
         if (p.declare) { ul.append(h("li", { text: tr("%(player)s declared measurement", { player: name(msg, p.seat) }) })); continue; }
@@ -400,7 +405,7 @@ export function createBoard(root, { act }) {
   function showdown(msg, lh) {
     const box = h("section", { class: "qp-showdown" + holdCls(), "data-hand": lh.hand });
     const winners = (lh.winners || []).map((w) => name(msg, w));
-    box.append(h("h3", { text: tr("Hand %(hand)s: showdown", { hand: lh.hand }) }));
+    box.append(h("h2", { text: tr("Hand %(hand)s: showdown", { hand: lh.hand }) }));
     const wholePot = !msg.view.options || msg.view.options.whole_pot !== false || lh.collected === undefined;
     const names = winners.join(", ");
     const rulebook = tr("(pot %(pot)s): the winner takes back their own chips and collects the %(collected)s chips on the other players' 1-qubits; chips on 0-qubits go back to their owners.", { pot: lh.pot, collected: lh.collected });
@@ -419,7 +424,7 @@ export function createBoard(root, { act }) {
     const ph = lh.physics;
     if (ph) {
       const teach = h("div", { class: "qp-teach" });
-      teach.append(h("h4", { text: _("Physics mode would have said…") }));
+      teach.append(h("h3", { text: _("Physics mode would have said…") }));
       const notes = [];
       for (const row of ph.seats || []) {
         if (!row) continue;
@@ -442,7 +447,7 @@ export function createBoard(root, { act }) {
 
   function publicOddsPanel(msg, a) {
     const box = h("section", { class: "qp-public-odds", "aria-label": _("Odds from what the whole table knows") });
-    box.append(h("h3", { text: tr("Hand %(hand)s: odds from what the table knows", { hand: a.hand }) }));
+    box.append(h("h2", { text: tr("Hand %(hand)s: odds from what the table knows", { hand: a.hand }) }));
     const table = h("table", { class: "qp-result-table" });
     table.append(h("tr", {}, h("th", { text: _("Player") }), h("th", { text: _("Expected score") }), h("th", { text: _("Win") })));
     const pc = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100) + "%");
@@ -458,7 +463,7 @@ export function createBoard(root, { act }) {
 
   function analysisPanel(msg, a) {
     const box = h("section", { class: "qp-analysis" });
-    box.append(h("h3", { text: tr("Teacher: hand %(hand)s odds", { hand: a.hand }) }));
+    box.append(h("h2", { text: tr("Teacher: hand %(hand)s odds", { hand: a.hand }) }));
     const table = h("table", { class: "qp-result-table" });
     table.append(h("tr", {}, h("th", { text: _("Player") }), h("th", { text: _("Cards P(1)") }), h("th", { text: _("Expected pub./exact"), title: _("Expected score from public knowledge / from the true state") }), h("th", { text: _("Win · tie") })));
     const f = (x, d = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
@@ -491,7 +496,8 @@ export function createBoard(root, { act }) {
       const ends = events.some((e) => e.type === "showdown") || msg.outcome;
       if (animate) { // a new state; a repeat of the same state keeps the hold running
         clearTimeout(holdTimer);
-        holdUntil = coins && ends ? Date.now() + COIN_MS : 0;
+        // (a reader who asks for less motion sees no coin spin: nothing to wait for)
+        holdUntil = coins && ends && !REDUCED_MOTION.matches ? Date.now() + COIN_MS : 0;
         if (holdUntil) holdTimer = setTimeout(() => { holdUntil = 0; wrap.querySelectorAll(".held").forEach((n) => n.classList.remove("held", "hidden")); }, COIN_MS);
       }
       draw(animate);

@@ -128,15 +128,17 @@ export function ket(name) {
 }
 const missionText = (m) => `${m.start} ${ket(m.initial_state)} → ${m.target} ${ket(m.target_state)}`;
 
-export function createBoard(root, { act, promptChanged = () => {} }) {
+export function createBoard(root, { act, promptChanged = () => {}, say: speak = () => {} }) {
   ensureStylesheet(new URL("../css/quantum-ticket-to-ride.css", import.meta.url).href);
   root.innerHTML = "";
-  const live = h("p", { class: "ttr-live", role: "status", "aria-live": "polite" });
+  // what the last tap did and the last move's news, shown; heard through the page's one live
+  // region (``speak``: the page says a move's news itself, once)
+  const live = h("p", { class: "ttr-live" });
   // on a phone the map pans inside its own box; a keyboard scrolls it by moving among its routes
   // and cities (the focus brings them into view), so the box itself is no Tab stop
   const mapBox = h("div", { class: "ttr-map", role: "region", "aria-label": TEXT.mapBox });
   // the preview of the hovered or focused route / city, said politely to a screen reader
-  const hoverBox = h("p", { class: "ttr-hover muted small", role: "status", "aria-live": "polite" });
+  const hoverBox = h("p", { class: "ttr-hover muted small" });
   const side = h("div", { class: "ttr-side" });
   const picker = h("section", { class: "ttr-picker hidden", "aria-label": _("Path picker of a run") });
   // the map's zoom (its buttons, and a word that it moves under a finger) and its list of routes
@@ -160,7 +162,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   let seenStep = null;     // "wait" (another's turn); a turn starts clean (see ``render``)
   let current = null;      // the map's Tab stop: the selector of the route or city last focused
 
-  const say = (text) => { live.textContent = text; };
+  const say = (text) => { live.textContent = text; speak(text); };
   const seatName = (msg, i) => {
     const seat = (msg.seats || []).find((x) => x.index === i);
     return seat && seat.name ? seat.name : t("Player %(number)s", { number: i + 1 });
@@ -384,7 +386,8 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         "aria-label": TEXT.route(r, owner, routeNote(msg, r)),
         onclick: interactive ? () => selectRoute(r.index) : null,
         onkeydown: interactive ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectRoute(r.index); } } : null,
-        onmouseenter: () => { hoverRoute(msg, r); vis.classList.add("hot"); }, onmouseleave: () => vis.classList.remove("hot"),
+        // (a pointer's hover shows the preview; the focus's is also said)
+        onmouseenter: () => { hoverRoute(msg, r, true); vis.classList.add("hot"); }, onmouseleave: () => vis.classList.remove("hot"),
         onfocus: () => { hoverRoute(msg, r); vis.classList.add("focused"); }, onblur: () => vis.classList.remove("focused"),
       });
       g.append(s("title", { text: `${r.a}–${r.b}: ${r.gate}×${r.length}. ${GATE_HELP[r.gate] || ""}` }));
@@ -421,7 +424,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         "aria-label": TEXT.city(c.name, extra),
         onclick: next ? () => addCity(c.name) : null,
         onkeydown: next ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addCity(c.name); } } : null,
-        onmouseenter: () => hoverCity(msg, c.name),
+        onmouseenter: () => hoverCity(msg, c.name, true),
         onfocus: () => hoverCity(msg, c.name),
       });
       g.append(s("circle", { cx: c.x, cy: c.y, r: next ? 11 : 8 }));
@@ -483,18 +486,19 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   });
 
   let redrawing = false;  // a redraw giving the focus back says nothing new
-  function showPreview(text) {
+  let hushed = false;     // the page giving the focus back after a move: the preview is shown, not said
+  function showPreview(text, silent = false) {
     if (redrawing && hoverBox.textContent) return;
-    if (hoverBox.textContent !== text) hoverBox.textContent = text;
+    if (hoverBox.textContent !== text) { hoverBox.textContent = text; if (!hushed && !silent) speak(text); }
   }
   const ownerWords = (msg, r) => (r.owner !== null ? TEXT.claimedBy(r.owner === mySeat(msg) ? _("you") : seatName(msg, r.owner)) : TEXT.unclaimed);
-  function hoverRoute(msg, r) {
-    showPreview(`${r.a}–${r.b}: ${r.gate}×${r.length} (${ownerWords(msg, r)}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`.trim());
+  function hoverRoute(msg, r, silent = false) {
+    showPreview(`${r.a}–${r.b}: ${r.gate}×${r.length} (${ownerWords(msg, r)}). ${GATE_HELP[r.gate] || ""} ${routeNote(msg, r)}`.trim(), silent);
   }
-  function hoverCity(msg, name) {
+  function hoverCity(msg, name, silent = false) {
     const routes = routesOf(msg.view).filter((r) => r.a === name || r.b === name)
       .map((r) => TEXT.cityRoute(r, r.a === name ? r.b : r.a, ownerWords(msg, r)));
-    showPreview(TEXT.cityRoutes(name, routes.join("; ")));
+    showPreview(TEXT.cityRoutes(name, routes.join("; ")), silent);
   }
 
   // ------------------------------------------------------------------ drawing: the side panel
@@ -568,7 +572,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (!msg.view.finished) return null;
     const all = (msg.view.seats || []).filter((x) => x.mission);
     if (!all.length) return null;
-    return h("div", { class: "ttr-revealed" }, h("h3", { text: _("Missions") }),
+    return h("div", { class: "ttr-revealed" }, h("h2", { text: _("Missions") }),
       h("ul", {}, ...all.map((x) => h("li", { "data-seat": x.seat }, `${seatName(msg, x.seat)}: ${missionText(x.mission)}`))));
   }
 
@@ -579,7 +583,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (!a || !Array.isArray(a.players)) return null;
     const closest = new Set(a.closest || []);
     return h("section", { class: "ttr-teacher", "aria-label": _("Teacher: missions and progress") },
-      h("h3", { text: _("Teacher: missions") }),
+      h("h2", { text: _("Teacher: missions") }),
       h("ul", {}, ...a.players.map((p) => h("li", { class: closest.has(p.seat) ? "closest" : "", "data-seat": p.seat },
         `${seatName(msg, p.seat)}: ${missionText(p.mission)} — `,
         p.possible ? (p.connected ? _("connected, may run") : nt("%(n)s card to claim", "%(n)s cards to claim", p.cards_needed)) : _("blocked"),
@@ -666,7 +670,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     const runnable = legal(msg).some((a) => Array.isArray(a.run) && a.run.join("|") === path.join("|"));
     const matchNow = fid !== null && Math.abs(1 - fid) < 1e-9;
     picker.replaceChildren(
-      h("h3", { text: t("Run: %(path)s", { path: path.join(" → ") }) }),
+      h("h2", { text: t("Run: %(path)s", { path: path.join(" → ") }) }),
       circuitSvg(steps), h("p", { class: "muted small ttr-order", text: TEXT.order }), row,
       h("p", { class: `ttr-verdict${matchNow ? " match" : ""}`, "data-fidelity": fid === null ? "" : fid.toFixed(6) },
         fid === null ? "" : t("Fidelity with the target %(ket)s: %(fidelity)s", { ket: ket(m.target_state), fidelity: fid.toFixed(3) })
@@ -731,7 +735,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       last = msg;
       if (msg.seq !== undefined) root.dataset.seq = msg.seq;
       const events = (msg.events || []).map((e) => e.text).filter(Boolean);
-      if (events.length && !msg.replay) say(namedSeats(events.join(" "), msg.seats || []));
+      if (events.length && !msg.replay) live.textContent = namedSeats(events.join(" "), msg.seats || []);
       refresh();
     },
     prompt(msg) {
@@ -739,5 +743,11 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       return msg.view.step === "run" ? runPrompt(msg) : actPrompt(msg);
     },
     seatLabel(i) { return COLOUR_NAMES[i % SEAT_COLOURS]; },
+    // after a move, the keyboard focus goes to the turn's next button (draw, claim, pass), else
+    // to the map's one Tab stop
+    focusQuietly(node) { hushed = true; node.focus({ preventScroll: true }); hushed = false; },
+    focusTarget() {
+      return side.querySelector(".ttr-controls button:not([disabled])") || mapBox.querySelector('[data-cx][tabindex="0"]');
+    },
   };
 }

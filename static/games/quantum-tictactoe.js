@@ -53,8 +53,10 @@ const TEXT = {
 };
 const CASCADE_STEP_MS = 350; // one classical mark after the other (matches the CSS delay)
 const APPEAR_MS = 500;
+// a reader who asks for less motion sees the collapse at once: nothing to wait for
+const REDUCED_MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 
-export function createBoard(root, { act, promptChanged = () => {} }) {
+export function createBoard(root, { act, promptChanged = () => {}, say: speak = () => {} }) {
   root.innerHTML = "";
   const wrap = document.createElement("div");
   wrap.className = "qttt";
@@ -63,8 +65,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   const hintBox = document.createElement("p");
   hintBox.className = "qttt-hint";
   hintBox.id = "qttt-hint";
-  hintBox.setAttribute("role", "status");
-  hintBox.setAttribute("aria-live", "polite");
+  // the hint is shown here and heard through the page's one live region (``speak``)
   const board = readableText(svg("svg", { viewBox: `-6 -6 ${3 * CELL + 12} ${3 * CELL + 12}`, class: "qttt-board", role: "group", "aria-label": _("Quantum tic-tac-toe board") }));
   const side = document.createElement("div");
   side.className = "qttt-side";
@@ -100,6 +101,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
   function say(text, kind = "") {
     hintBox.textContent = text;
     hintBox.className = "qttt-hint" + (kind ? ` ${kind}` : "");
+    if (kind) speak(text);  // what a click did (a step, a refusal); a new state's hint is the page's turn line
     if (kind === "step") promptChanged();
   }
   function prompt(msg) {
@@ -203,7 +205,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       if (collapseSquares.has(sq)) classes.push("choice");
       if (cycle.has(sq)) classes.push("in-cycle");
       const g = svg("g", { class: classes.join(" "), "data-square": sq, tabindex: playable.has(sq) || collapseSquares.has(sq) ? 0 : -1,
-        role: "button", "aria-label": TEXT.cellLabel(sq, cell) + (picked === sq ? ", picked" : "")
+        role: "button", "aria-label": (picked === sq ? tr("%(square)s, picked", { square: TEXT.cellLabel(sq, cell) }) : TEXT.cellLabel(sq, cell))
           + (collapseSquares.has(sq) ? TEXT.choiceLabel((v.collapse.previews || {})[String(sq)] || []) : "") });
       g.append(svg("rect", { x: o.x + 3, y: o.y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
       if (cell.classical) {
@@ -271,7 +273,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
     if (v.collapse) {
       const c = v.collapse;
       const mover = c.move % 2 === 1 ? "X" : "O";
-      side.append(h("h3", {}, tr("Measurement! Move %(mark)s closed a cycle.", { mark: `${mover}${c.move}` })));
+      side.append(h("h2", {}, tr("Measurement! Move %(mark)s closed a cycle.", { mark: `${mover}${c.move}` })));
       const chooserIsMe = msg.seat !== null && msg.seat === c.chooser;
       side.append(h("p", {}, chooserIsMe ? tr("You choose where %(mark)s lands:", { mark: `${mover}${c.move}` }) : _("The other player chooses the outcome. The two possible outcomes:")));
       for (const sq of c.squares) {
@@ -296,15 +298,15 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
         side.append(box);
       }
     } else if (v.phase !== "over") {
-      side.append(h("h3", {}, tr("Move %(n)s", { n: v.move_number })));
+      side.append(h("h2", {}, tr("Move %(n)s", { n: v.move_number })));
       side.append(h("p", { class: "muted" }, _("A move puts two spooky marks in two squares. When the marks close a loop, the loop is measured.")));
     }
     if (v.lines && v.lines.length) {
-      side.append(h("h3", {}, _("Lines")));
+      side.append(h("h2", {}, _("Lines")));
       for (const line of v.lines) side.append(h("div", {}, tr("%(player)s: squares %(squares)s (time %(time)s) scores %(points)s", { player: line.player, squares: line.squares.join("-"), time: line.time, points: line.points })));
     }
     if (v.history && v.history.length) {
-      side.append(h("h3", {}, _("Moves")));
+      side.append(h("h2", {}, _("Moves")));
       side.append(h("div", { class: "mono history" }, v.history.join(" ")));
     }
   }
@@ -322,7 +324,7 @@ export function createBoard(root, { act, promptChanged = () => {} }) {
       // the cascade of classical marks plays one after the other; the result waits for it
       if (animate) {
         const placed = (msg.events || []).filter((e) => e.type === "collapse").reduce((n, e) => n + (e.placed || []).length, 0);
-        settleEnd = placed ? performance.now() + (placed - 1) * CASCADE_STEP_MS + APPEAR_MS : 0;
+        settleEnd = placed && !REDUCED_MOTION.matches ? performance.now() + (placed - 1) * CASCADE_STEP_MS + APPEAR_MS : 0;
       }
     },
     // how long the last render's animation runs: the page shows the result after it

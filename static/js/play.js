@@ -15,6 +15,17 @@ const TEXT = {
 };
 const LOG_LINES = 1000;
 const SIGNAL_LINES = 6;
+// a reader who asks for less motion: no animation, so nothing to wait for before the result
+const REDUCED_MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+// what a student can act on in a board: where the focus goes back after a move
+const ACTIONABLE = "button:not([disabled]), a[href], input:not([disabled]):not([type=hidden]), select:not([disabled]), "
+  + "[role=button][tabindex='0']:not([aria-disabled=true]), [tabindex='0']";
+
+// sentences said one after the other: a full stop between them, never two ("… H.. Rubicon …")
+export function joinSentences(lines) {
+  return lines.map((l) => String(l || "").trim()).filter(Boolean)
+    .map((l, k, all) => (k < all.length - 1 && !/[.!?…:;]$/.test(l) ? `${l}.` : l)).join(" ");
+}
 
 export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, sessionSocket }) {
   const $ = (id) => document.getElementById(id);
@@ -31,7 +42,10 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
   const sock = connect(`/ws/matches/${matchId}/?patches=1`, { onMessage: onWire, onStatus });
   // a student's page also follows the class session: removal and the end of the session
   const session = sessionSocket ? connect(sessionSocket, { onMessage: onSession }) : null;
+  // the page's one live region: the boards say their news and previews through it too
+  const say = (text) => { if (text) $("announce").textContent = text; };
   const board = createBoard($("board"), {
+    say,
     act(action) {
       if (!current) return;
       $("error").classList.add("hidden");
@@ -39,7 +53,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       else showError(_("Not connected: reconnecting, try again in a moment."));
     },
     // the board's prompt changed without a new state (a card or a first square picked)
-    promptChanged() { if (current) renderTurn(current, board.settleMs ? board.settleMs() : 0); },
+    promptChanged() { if (current) { renderTurn(current, settleMs()); restoreFocus(current); } },
     // what an action would do, without doing it: resolves to {ok, result} or {ok: false, code, message}
     preview(action) {
       return new Promise((resolve) => {
@@ -53,6 +67,30 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
       });
     },
   });
+
+  const settleMs = () => (REDUCED_MOTION.matches || !board.settleMs ? 0 : board.settleMs());
+
+  // the keyboard focus after a move: the played control is drawn anew (or is gone), and the
+  // focus would fall to the page; it goes back where the student acts next: the board's own
+  // choice (``focusTarget``), else its first control, else the board itself (a Tab stop away
+  // from its controls), from where the next turn's first control takes it
+  // (wanted while the student's focus is in the board: until it goes elsewhere, by Tab or a tap)
+  let focusWanted = false;
+  $("board").setAttribute("tabindex", "-1");
+  document.addEventListener("focusin", (e) => { focusWanted = $("board").contains(e.target); });
+  document.addEventListener("pointerdown", (e) => { if (!$("board").contains(e.target)) focusWanted = false; });
+  function restoreFocus(msg) {
+    const area = $("board");
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
+    if (!focusWanted || !(lost || active === area)) return;
+    const visible = (n) => n && n.getClientRects().length > 0 && !n.closest("[hidden], .hidden");
+    const own = board.focusTarget ? board.focusTarget(msg) : null;
+    const target = (visible(own) && own) || [...area.querySelectorAll(ACTIONABLE)].find(visible) || null;
+    // (the board's own way when it has one: a preview the focus brings is then not said)
+    if (target) (board.focusQuietly || ((n) => n.focus({ preventScroll: true })))(target);
+    else if (lost) area.focus({ preventScroll: true });  // the next state brings the controls
+  }
 
   // paused by the teacher: the board's controls are disabled and a tap or a key on the board
   // does nothing but say so (the turn line, where the student is looking, says it too)
@@ -107,6 +145,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const log = $("signal-log");
     if (!log) return;
     log.append(el("p", { class: "signal-line" + (mine ? " mine" : "") }, el("b", {}, who + ": "), text));
+    if (!mine) say(`${who}: ${text}`);  // heard in the page's one live region
     while (log.childElementCount > SIGNAL_LINES) log.firstChild.remove();
   }
 
@@ -152,15 +191,19 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     // only a change seen live is animated (a page opened on a finished game shows its result at once)
     const animate = !!current && fresh;
     current = msg;
+    const turnBefore = $("turn").textContent;
     board.render(msg, { animate });
     renderPlayers(msg);
-    renderTurn(msg, board.settleMs ? board.settleMs() : 0);
+    renderTurn(msg, settleMs());
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far
     else if (fresh) renderLog(msg.events);
     const paceSaid = renderPace(msg);
     setPaused(isPaused(msg));
+    restoreFocus(msg);
+    // one announcement per move, in the one live region: the pace, the move's news, the turn
     const news = animate ? announcement(msg) : "";
-    const said = [paceSaid, news].filter(Boolean).join(" ");
+    const turnNow = $("turn").textContent;
+    const said = joinSentences([paceSaid, news, animate && turnNow !== turnBefore ? turnNow : ""]);
     if (said) $("announce").textContent = said;
   }
 
@@ -313,7 +356,7 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     // a move the clock forced is said first, whatever the board says about the move itself
     const forced = (msg.events || []).filter((e) => e.code === "timed_out" && e.text).map((e) => e.text);
     if (board.announce) lines.unshift(...forced);
-    return lines.map((t) => namedSeats(t, msg.seats)).join(". ");
+    return joinSentences(lines.map((t) => namedSeats(t, msg.seats)));
   }
 
   // the whole log so far, rebuilt by the server from the stored moves (on opening and reconnecting)

@@ -103,9 +103,11 @@ def _judge(game, before, entry: tuple[int, int, Any, bool, bool], after) -> list
 _LOG_FIELDS = ("seq", "seat", "action", "by_bot", "timed_out")
 
 
-def match_evidence(ref: MatchRef) -> list[dict]:
+def match_evidence(ref: MatchRef, last: Any = None) -> list[dict]:
     """The evidence of every person's move of a match's first ``ref.seq`` actions, oldest first:
-    ``{"seq", "seat", "concept", "kind", "code", "params"}``."""
+    ``{"seq", "seat", "concept", "kind", "code", "params"}``. ``last``: the state after them,
+    when the caller holds it (the move path does: the new move is then judged without being
+    applied again)."""
     if not ref.seq or not abilities_of(get_game(ref.game)).concept_evidence:
         return []
     with _lock:
@@ -121,7 +123,10 @@ def match_evidence(ref: MatchRef) -> list[dict]:
         log = Action.objects.filter(match_id=ref.match, seq__gte=seq0, seq__lt=ref.seq).order_by("seq")
         found = list(judged)
         for entry in log.values_list(*_LOG_FIELDS):
-            after, _events = apply_logged(game, state, entry[1], entry[2])
+            if last is not None and entry[0] == ref.seq - 1:
+                after = last
+            else:
+                after, _events = apply_logged(game, state, entry[1], entry[2])
             found += _judge(game, state, entry, after)
             state = after
     else:
@@ -155,7 +160,7 @@ def judge_move(snap) -> None:
     when this process judged the earlier ones. Never in the way of the move's news: a failure is
     logged, and the evidence is judged again when it is read."""
     try:
-        match_evidence(MatchRef(snap.match, snap.seed, snap.seq, snap.game, snap.rules_version))
+        match_evidence(MatchRef(snap.match, snap.seed, snap.seq, snap.game, snap.rules_version), snap.state)
     except Exception:  # noqa: BLE001 (the move stands; its evidence is judged when read)
         logger.exception("concept evidence of match %s at move %s", snap.match, snap.seq)
 

@@ -57,7 +57,7 @@ def login_name(chosen: str) -> str:
 
 
 class TeacherSignupForm(UserCreationForm):
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(required=False, label=gettext_lazy("Email"))
     invite = forms.CharField(required=False, max_length=200, label=gettext_lazy("Invitation code"),
                              widget=forms.PasswordInput(render_value=True))
 

@@ -60,7 +60,7 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
         except AppError as exc:
             return _editor(request, classroom, name=name, variant=variant, options_text=text,
                            error=exc.message, status=400)
-        messages.success(request, gettext("Exercise “%(name)s” saved.") % {"name": exercise.name})
+        messages.success(request, gettext("Exercise “%(name)s” saved.") % {"name": exercise.display_name})
         return redirect("classrooms:classroom", classroom.pk)
     source = request.GET.get("from")
     if source and source.isdigit():
@@ -121,5 +121,5 @@ def exercise_open(request: HttpRequest, class_id: int, exercise_id: int) -> Http
 def exercise_delete(request: HttpRequest, class_id: int, exercise_id: int) -> HttpResponse:
     exercise = _own_exercise(request, class_id, exercise_id)
     exercise.delete()
-    messages.success(request, gettext("Exercise “%(name)s” deleted.") % {"name": exercise.name})
+    messages.success(request, gettext("Exercise “%(name)s” deleted.") % {"name": exercise.display_name})
     return redirect("classrooms:classroom", class_id)

@@ -4,6 +4,7 @@ saves it to a class, and opens a session from it so every table plays the same p
 from __future__ import annotations
 
 import copy
+from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -31,6 +32,27 @@ EXAMPLES: list[dict[str, Any]] = _examples()
 def exercise_game() -> Game:
     """The game of the exercise editor: the (first) game declaring ``Abilities.exercises``."""
     return find_games(exercises=True)[0]
+
+
+def exercise_name(name: str) -> str:
+    """A saved exercise's name in the reader's language when it is a rulebook example's name
+    (in English or in any language of the catalogs); another name is the teacher's own."""
+    for ex in EXAMPLES:
+        if name == ex["name"] or name in _example_names(ex["name"]):
+            return _(ex["name"])
+    return name
+
+
+@cache
+def _example_names(msgid: str) -> frozenset[str]:
+    from django.conf import settings
+    from django.utils import translation
+
+    names = set()
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(_(msgid))
+    return frozenset(names)
 
 
 def examples_for_reader() -> list[dict[str, Any]]:

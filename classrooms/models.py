@@ -198,6 +198,14 @@ class Exercise(models.Model):
     def __str__(self) -> str:
         return f"{self.classroom} · {self.name}"
 
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language when it is a rulebook example's (saved as it was
+        offered: in English, or in the language of the day it was saved)."""
+        from classrooms.exercises import exercise_name
+
+        return exercise_name(self.name)
+
 
 class TicketMap(models.Model):
     """A teacher's Quantum Ticket-to-Ride map (cities, routes, missions), uploaded to a class and

@@ -4,20 +4,29 @@ member's games, each with a small plot and a CSV of every game row. Thin: the fa
 reader's language)."""
 from __future__ import annotations
 
-import csv
-
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from classrooms import progress, progress_plots
 from classrooms.models import ClassMember, Classroom
-from core.csvcells import safe_row
+from core.csvcells import csv_text
+from games.names import game_name, variant_name
 
 CSV_HEADER = ["date", "week", "member", "session", "game", "variant", "table", "opponents", "result", "points",
               "luck", "exercise", "solved", "replay"]
+# the columns' names in the reader's language (in English, the keys above)
+CSV_WORDS = {
+    "date": pgettext_lazy("CSV column", "date"), "week": pgettext_lazy("CSV column", "week"),
+    "member": pgettext_lazy("CSV column", "member"), "session": pgettext_lazy("CSV column", "session"),
+    "game": pgettext_lazy("CSV column", "game"), "variant": pgettext_lazy("CSV column", "variant"),
+    "table": pgettext_lazy("CSV column", "table"), "opponents": pgettext_lazy("CSV column", "opponents"),
+    "result": pgettext_lazy("CSV column", "result"), "points": pgettext_lazy("CSV column", "points"),
+    "luck": pgettext_lazy("CSV column", "luck"), "exercise": pgettext_lazy("CSV column", "exercise"),
+    "solved": pgettext_lazy("CSV column", "solved"), "replay": pgettext_lazy("CSV column", "replay"),
+}
 
 
 def result_word(row: dict) -> str:
@@ -30,16 +39,16 @@ def result_word(row: dict) -> str:
 
 
 def _csv(request: HttpRequest, rows: list[dict], names: dict, filename: str) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    """Every game row: headers and words in the reader's language, separated and with the decimal
+    mark a spreadsheet of that language expects (``core.csvcells.write_csv``)."""
+    body = [[timezone.localtime(r["date"]).isoformat(timespec="minutes"), r["week"].isoformat(),
+             names.get(r["member"], r["name"]), r["session"], game_name(r["game"]), variant_name(r["game"], r["variant"]), r["table"],
+             "; ".join(r["opponents"]), result_word(r), r["points"], "" if r["luck"] is None else r["luck"],
+             r["exercise_name"], gettext("yes") if r["solved"] else "", request.build_absolute_uri(r["replay_url"])]
+            for r in rows]
+    response = HttpResponse(csv_text([str(CSV_WORDS[k]) for k in CSV_HEADER], body, get_language()),
+                            content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    for r in rows:
-        writer.writerow(safe_row([
-            timezone.localtime(r["date"]).isoformat(timespec="minutes"), r["week"].isoformat(),
-            names.get(r["member"], r["name"]), r["session"], r["game"], r["variant"], r["table"],
-            "; ".join(r["opponents"]), r["result"], r["points"], "" if r["luck"] is None else r["luck"],
-            r["exercise_name"], "yes" if r["solved"] else "", request.build_absolute_uri(r["replay_url"])]))
     return response
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from functools import cache
 
 import orjson
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from core.memo import remembered
 from games.engines import Event, get_game
@@ -63,7 +63,7 @@ def _localized(texts: dict[str, str], e: Event) -> Event:
     code = e.get("code")
     if isinstance(code, str) and code in texts:
         try:
-            e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext)}
+            e = {**e, "text": render_text(texts, code, e.get("params") or {}, gettext, ngettext)}
         except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
             pass
     if isinstance(e.get("explain"), dict):
@@ -78,11 +78,11 @@ def localize_explain(texts: dict[str, str], explain: dict) -> dict:
     if not isinstance(messages, list):
         return explain
     try:
-        out = {**explain, "text": " ".join(render_text(texts, m["code"], m["params"], gettext)
+        out = {**explain, "text": " ".join(render_text(texts, m["code"], m["params"], gettext, ngettext)
                                            for m in messages)}
         out["changes"] = [
-            {**ch, "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext),
-             "after": render_text(texts, ch["after_message"]["code"], ch["after_message"]["params"], gettext)}
+            {**ch, "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext, ngettext),
+             "after": render_text(texts, ch["after_message"]["code"], ch["after_message"]["params"], gettext, ngettext)}
             if "before_message" in ch else ch for ch in explain.get("changes", [])]
         return out
     except (KeyError, TypeError, ValueError):
@@ -98,11 +98,13 @@ def localize_preview(game_slug: str, result: dict) -> dict:
 
 def localize_view(game_slug: str, view: dict) -> dict:
     """A seat's view in the active language: its recent ``events`` (QTris and QuantumPoker keep
-    them in the view), and every text ``key`` that has a message beside it as ``key_message``
+    them in the view; Entanglion its last move's ``dice``), and every text ``key`` that has a message beside it as ``key_message``
     (QuantumPoker's physics-mode notes)."""
     texts = texts_of(game_slug)
-    if isinstance(view, dict) and isinstance(view.get("events"), list):
-        view = {**view, "events": localize(game_slug, view["events"])}
+    # the events a view keeps: its recent ``events``, Entanglion's ``dice`` (the last move's rolls)
+    for key in ("events", "dice"):
+        if isinstance(view, dict) and isinstance(view.get(key), list):
+            view = {**view, key: localize(game_slug, view[key])}
     return _localize_messages(texts, view)
 
 
@@ -130,7 +132,7 @@ def _localize_messages(texts: dict[str, str], value):
                 out[key] = new
         elif isinstance(item, str) and isinstance(m := value.get(f"{key}_message"), dict) and m.get("code") in texts:
             try:
-                text = render_text(texts, m["code"], m.get("params") or {}, gettext)
+                text = render_text(texts, m["code"], m.get("params") or {}, gettext, ngettext)
             except (KeyError, TypeError, ValueError):
                 continue
             out = out if out is not None else dict(value)

@@ -3,6 +3,7 @@ without touching the database. It travels only inside the server (through the ch
 browsers receive views built from it, never the snapshot itself."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from django.utils.translation import gettext as _
@@ -10,6 +11,16 @@ from django.utils.translation import gettext as _
 from games import pace
 from games.engines import State
 from games.models import Match
+from games.names import bot_level_name
+
+# the name a class session gives a bot it seats ("Bot 2 (strong)", classrooms.services): stored in
+# English, shown in each reader's language
+BOT_NAME = re.compile(r"^Bot (\d+) \(([\w-]+)\)$")
+
+
+def bot_name(number: int | str, level: str) -> str:
+    """"Bot 2 (fuerte)": a seated bot's name in the active language, its level's name included."""
+    return _("Bot %(number)s (%(level)s)") % {"number": number, "level": bot_level_name(level)}
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,8 @@ def seat_name(seat) -> str:
     """The name shown for a seat: a student's seat handed to a bot says whose it was."""
     if seat.bot and seat.former_participant_id is not None:
         return _("Bot (was %(name)s)") % {"name": seat.name}
+    if seat.bot and (m := BOT_NAME.match(seat.name or "")):
+        return bot_name(m[1], m[2])
     return seat.name
 
 
@@ -49,12 +62,16 @@ def seats_summary(seats) -> list[dict]:
     name under ``was`` (``localized_seats`` says "Bot (was …)" in each reader's language: a
     snapshot is shared by readers of several languages)."""
     return [{"index": s.index, "name": seat_name(s), "bot": s.bot or None,
-             **({"was": s.name} if s.bot and s.former_participant_id is not None else {})} for s in seats]
+             **({"was": s.name} if s.bot and s.former_participant_id is not None else {}),
+             **({"bot_name": [m[1], m[2]]} if s.bot and s.former_participant_id is None
+                and (m := BOT_NAME.match(s.name or "")) else {})} for s in seats]
 
 
 def localized_seats(seats: list[dict]) -> list[dict]:
-    """``seats_summary`` rows with the names of seats handed to a bot in the active language."""
-    return [{**s, "name": _("Bot (was %(name)s)") % {"name": s["was"]}} if s.get("was") else s for s in seats]
+    """``seats_summary`` rows with the names of bots (seated as bots, or handed a student's seat)
+    in the active language."""
+    return [{**s, "name": _("Bot (was %(name)s)") % {"name": s["was"]}} if s.get("was")
+            else {**s, "name": bot_name(*s["bot_name"])} if s.get("bot_name") else s for s in seats]
 
 
 def snapshot(match: Match, state: State, seats=None) -> Snapshot:

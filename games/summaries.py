@@ -9,7 +9,7 @@ a sort key for the session report (smaller ranks first).
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engines import State, UnknownGame, abilities_of, get_game
 from games.engines.base import render_text
@@ -28,5 +28,5 @@ def match_summary(game_slug: str, state: State) -> dict | None:
     game = get_game(game_slug)
     summary = game.summary(game.view(state, None))  # type: ignore[attr-defined]
     texts = game.summary_texts  # type: ignore[attr-defined]
-    text = "".join(render_text(texts, part["code"], part.get("params") or {}, gettext) for part in summary["text"])
+    text = "".join(render_text(texts, part["code"], part.get("params") or {}, gettext, ngettext) for part in summary["text"])
     return {**summary, "text": text}

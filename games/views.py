@@ -10,7 +10,7 @@ from games.engines import get_game
 from games.models import Match, Seat
 from games.partner_signals import phrases_for
 from games.selectors import replay_frames
-from games.snapshot import seats_summary
+from games.snapshot import localized_seats, seats_summary
 
 
 class SeatLost(Exception):
@@ -56,5 +56,5 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/replay.html", {
         "match": match, "game": get_game(match.game),
         "frames": replay_frames(match, access.view_seat if not access.is_teacher else None),
-        "seats": seats_summary(match.seats.all()),
+        "seats": localized_seats(seats_summary(match.seats.all())),
     })

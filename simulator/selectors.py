@@ -2,17 +2,15 @@
 session's results next to the exact expectations."""
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from typing import Any
 
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 from classrooms.models import ClassSession
-from core.csvcells import safe_row
+from core.csvcells import csv_text
 from games.engines import abilities_of
 from games.event_text import localize_view
 from games.models import Match
@@ -258,19 +256,28 @@ CSV_COLUMNS = ["table", "match", "player", "bot", "side", "started", "score", "e
                "win_probability", "won", "draw"]
 
 
+# the columns' names in the reader's language (in English, the keys above); the cells keep the
+# statistics' neutral keys (sides, bot levels), as the API does
+CSV_WORDS = {
+    "table": pgettext_lazy("CSV column", "table"), "match": pgettext_lazy("CSV column", "match"),
+    "player": pgettext_lazy("CSV column", "player"), "bot": pgettext_lazy("CSV column", "bot"),
+    "side": pgettext_lazy("CSV column", "side"), "started": pgettext_lazy("CSV column", "started"),
+    "score": pgettext_lazy("CSV column", "score"), "expected_score": pgettext_lazy("CSV column", "expected_score"),
+    "win_probability": pgettext_lazy("CSV column", "win_probability"), "won": pgettext_lazy("CSV column", "won"),
+    "draw": pgettext_lazy("CSV column", "draw"),
+}
+
+
 def session_csv(stats: dict[str, Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for row in stats["tables"]:
-        for p in row["players"]:
-            writer.writerow(safe_row([
-                row["table"], row["match"], p["name"], p["bot"] or "", p["side"],
-                "" if p["started"] is None else int(p["started"]), p["score"],
-                "" if p["expected"] is None else f"{p['expected']:.4f}",
-                "" if p["p_win"] is None else f"{p['p_win']:.4f}",
-                int(p["won"]), int(p["tie"])]))
-    return out.getvalue()
+    """The statistics' rows as a spreadsheet of the reader's language reads them (a BOM, and
+    ";" with decimal commas in Spanish and Polish: ``core.csvcells.write_csv``)."""
+    rows = [[row["table"], row["match"], p["name"], p["bot"] or "", p["side"],
+             "" if p["started"] is None else int(p["started"]), p["score"],
+             "" if p["expected"] is None else f"{p['expected']:.4f}",
+             "" if p["p_win"] is None else f"{p['p_win']:.4f}",
+             int(p["won"]), int(p["tie"])]
+            for row in stats["tables"] for p in row["players"]]
+    return csv_text([str(CSV_WORDS[k]) for k in CSV_COLUMNS], rows, get_language())
 
 
 def circuit_of(match: Match, action_number: int | None = None, *, public: bool = False) -> Position:

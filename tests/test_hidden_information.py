@@ -166,6 +166,7 @@ def strip_ids(value):
 
 
 def csv_rows(text: str, drop: set[str]) -> list[dict]:
+    text = text.removeprefix("\ufeff")  # an export's UTF-8 BOM
     return [{k: v for k, v in row.items() if k not in drop} for row in csv.DictReader(io.StringIO(text))]
 
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from classrooms import services
-from classrooms.models import ClassSession
+from classrooms.models import Classroom, ClassSession
 from games.engines import list_games
 from games.engines.base import render_text
 from games.errors import AppError
@@ -547,3 +547,138 @@ def test_the_teacher_pages_show_the_english_names_under_english(classroom):
                 reverse("classrooms:report", args=[session.pk]), reverse("simulator:session-stats", args=[session.pk])):
         words = page_words(client.get(url).content.decode())
         assert "QTris (Eve listens in)" in words, url
+
+
+# ----------------------------------------------------------------------------- plurals, names, exports
+
+@pytest.mark.parametrize("lang, counts", [
+    ("es", {1: "roba 1 carta", 2: "roba 2 cartas", 5: "roba 5 cartas"}),
+    ("pl", {1: "dobiera 1 kartę", 2: "dobiera 2 karty", 5: "dobiera 5 kart", 22: "dobiera 22 karty"}),
+    ("en", {1: "draws 1 card", 2: "draws 2 cards"}),
+])
+def test_a_count_of_cards_takes_the_plural_form_of_the_language_never_s(lang, counts):
+    """QTris's "draws 2 cards" is a text with plural forms (``ngettext_lazy``): Polish has three
+    (kartę, karty, kart), never "card(s)"."""
+    from django.utils.translation import gettext, ngettext
+
+    from games.engines.qtris.texts import EVENT_TEXTS
+
+    with translation.override(lang):
+        for n, words in counts.items():
+            event = {"type": "draw", "code": "draw", "params": {"side": "Alice", "count": n}, "text": ""}
+            assert words in localize("qtris", [event])[0]["text"]
+            assert words in render_text(EVENT_TEXTS, "draw", {"side": "Alice", "count": n}, gettext, ngettext)
+
+
+def test_no_text_a_student_reads_in_play_counts_with_s():
+    """A count is said with ngettext / npgettext, never "card(s)": the boards' scripts and the
+    QTris event texts have no "(s)" msgid."""
+    from games.engines.qtris.texts import EVENT_TEXTS
+
+    shown = ("draw", "draw_deck_empty", "mulligan", "turn", "discard", "play")
+    assert not [c for c in shown if "(s)" in EVENT_TEXTS[c]]
+    call = re.compile(r"""\b(?:_|t|tr|gettext)\(\s*["'`]([^"'`]*\(s\)[^"'`]*)""")
+    found = {p.name: call.findall(p.read_text()) for p in (ROOT / "static").rglob("*.js")}
+    assert not {k: v for k, v in found.items() if v}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, strong, was", [("es", "Bot 1 (fuerte)", "Bot (antes Zoë)"),
+                                               ("pl", "Bot 1 (silny)", "Bot (wcześniej Zoë)")])
+def test_bots_seats_are_named_in_the_readers_language(lang, strong, was, teacher_user):
+    """A bot a class session seats is stored as "Bot 1 (strong)" and shown, like a student's seat
+    handed to a bot ("Bot (was Zoë)"), in each reader's language (a snapshot is shared by readers
+    of several languages)."""
+    from classrooms.models import Participant
+    from games.services import SeatHolder, create_match
+    from games.snapshot import localized_seats, seat_name, seats_summary
+
+    session = services.open_session(Classroom.objects.create(teacher=teacher_user, name="9A"), "quantum-tictactoe")
+    zoe = Participant.objects.create(session=session, display_name="Zoë")
+    match = create_match("quantum-tictactoe", [SeatHolder("Bot 1 (strong)", bot="strong"), SeatHolder("Zoë", bot="random")],
+                         seed=1, teacher=teacher_user)
+    match.seats.filter(index=1).update(former_participant_id=zoe.pk)
+    summary = seats_summary(match.seats.order_by("index"))
+    with translation.override(lang):
+        assert [s["name"] for s in localized_seats(summary)] == [strong, was]
+        assert [seat_name(s) for s in match.seats.order_by("index")] == [strong, was]
+    with translation.override("en"):
+        assert [s["name"] for s in localized_seats(summary)] == ["Bot 1 (strong)", "Bot (was Zoë)"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_entanglions_dice_read_in_the_readers_language(lang):
+    """The view's ``dice`` (the last move's rolls, the board's "Dice of the last move" panel)
+    render like its events."""
+    from games.engines.entanglion import texts as T
+    from games.event_text import localize_view
+
+    roll = {"type": "roll", "code": "centarious_die", "params": {"face": 3}, "text": T.render("centarious_die", {"face": 3})}
+    with translation.override(lang):
+        view = localize_view("entanglion", {"dice": [roll], "events": [roll]})
+        assert view["dice"][0]["text"] == view["events"][0]["text"] != roll["text"]
+
+
+@pytest.mark.django_db
+def test_a_saved_rulebook_exercise_is_named_in_the_readers_language(classroom):
+    """A rulebook example saved under its offered name (English, or Spanish on a Spanish page)
+    is listed in the reader's language; a teacher's own name stays as it is."""
+    from classrooms.exercises import EXAMPLES
+    from classrooms.models import Exercise
+
+    english = EXAMPLES[0]["name"]
+    with translation.override("es"):
+        spanish = translation.gettext(english)
+    with translation.override("pl"):
+        polish = translation.gettext(english)
+    assert len({english, spanish, polish}) == 3
+    for saved in (english, spanish):
+        exercise = Exercise.objects.create(classroom=classroom, game="qtris", name=saved)
+        with translation.override("pl"):
+            assert exercise.display_name == polish
+        with translation.override("en"):
+            assert exercise.display_name == english
+    own = Exercise.objects.create(classroom=classroom, game="qtris", name="Kittens on Friday")
+    with translation.override("pl"):
+        assert own.display_name == "Kittens on Friday"
+
+
+def test_csv_cells_take_the_readers_decimal_mark_and_stay_formula_safe():
+    from core.csvcells import csv_format, csv_text, local_cell
+
+    assert csv_format("es") == csv_format("pl-PL") == (";", ",") and csv_format("en") == (",", ".")
+    assert [local_cell(v, ",") for v in ("-0.5000", 0.25, 3, "=SUM(A1)", "2026-11-27T10:00", "Zoë")] == \
+        ["-0,5000", "0,25", 3, "'=SUM(A1)", "2026-11-27T10:00", "Zoë"]
+    assert [local_cell(v, ".") for v in ("-0.5000", 0.25, "@x")] == ["-0.5000", 0.25, "'@x"]
+    text = csv_text(["mesa", "suerte"], [[1, "-0.5000"]], "es")
+    assert text == "\ufeffmesa;suerte\r\n1;-0,5000\r\n"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, header, sep", [
+    ("es", ["fecha", "semana", "miembro", "sesión", "juego", "variante", "mesa", "rivales", "resultado", "puntos",
+            "suerte", "ejercicio", "resuelto", "repetición"], ";"),
+    ("pl", ["data", "tydzień", "uczestnik", "sesja", "gra", "wariant", "stolik", "przeciwnicy", "wynik", "punkty",
+            "szczęście", "ćwiczenie", "rozwiązane", "powtórka"], ";"),
+    ("en", ["date", "week", "member", "session", "game", "variant", "table", "opponents", "result", "points",
+            "luck", "exercise", "solved", "replay"], ","),
+])
+def test_exports_read_in_the_readers_language_and_spreadsheet(lang, header, sep, client, teacher_user, classroom):
+    """The class's progress CSV and a session's statistics CSV: a UTF-8 BOM, the headers in the
+    reader's language, and for es / pl ";" between cells (their spreadsheets' decimal mark is
+    the comma)."""
+    import csv
+    import io
+
+    client.force_login(teacher_user)
+    session = services.open_session(classroom, "qtris")
+    response = client.get(reverse("classrooms:class-progress", args=[classroom.pk]) + "?format=csv",
+                          HTTP_ACCEPT_LANGUAGE=lang)
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff"), text[:20]
+    assert next(csv.reader(io.StringIO(text[1:]), delimiter=sep)) == header
+    stats = client.get(f"/teacher/sessions/{session.pk}/statistics/?format=csv", HTTP_ACCEPT_LANGUAGE=lang)
+    text = stats.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    first = next(csv.reader(io.StringIO(text[1:]), delimiter=sep))
+    assert len(first) == 11 and (first[0] == "table") == (lang == "en"), first

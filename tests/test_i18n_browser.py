@@ -370,3 +370,93 @@ def test_the_exercise_editor_shows_no_english(chromium, server, teacher, lang):
     english = sorted({t for t in texts if EDITOR_ENGLISH.search(t)})
     assert not english, f"English in the exercise editor under {lang}: {english}"
     assert not english_on(page, lang)
+
+
+# English words a page once built from literals or codes, which english_on (whole msgids and
+# long literals) cannot see: "square 1" in a translated sentence, "(s)", a variant's or a bot
+# level's slug, a screen-reader suffix
+PLAY_ENGLISH = re.compile(r"\bsquares? \d|\((s)\)|card\(s\)|play\(s\)|\bclassic\b|, picked\b"
+                          r"|\bBot \d+ \((strong|random|medium|partner)\)|\(was |\bhas no legal target\b"
+                          r"|is now white with probability|\bDice of the last move\b")
+
+
+def play_english_on(page) -> list[str]:
+    texts = page.evaluate(VISIBLE_TEXTS) + page.evaluate(
+        "() => [...document.querySelectorAll('#board [aria-label], #announce')].map((e) => e.getAttribute('aria-label') || e.textContent)")
+    return sorted({t for t in texts if t and PLAY_ENGLISH.search(t)})
+
+
+def playing_page(chromium, server, lang: str, client, match_id: int):
+    """A seated student's game page in ``lang``, its first state drawn."""
+    context = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in client.http.cookies])
+    page = context.new_page()
+    page.goto(f"{server.url}/matches/{match_id}/")
+    page.wait_for_function("() => window.matchState && window.matchState()", timeout=10_000)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
+    """QTris, quantum tic-tac-toe and QuantumPoker while they are played (a move made, its news
+    said, its explanation shown), with a bot seated by the class session: no English msgid of
+    the catalogs and none of the words once built from literals (PLAY_ENGLISH); Entanglion's
+    dice panel. (The exports: tests/test_i18n.py.)"""
+    from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
+
+    pages: dict[str, list[str]] = {}
+    games = [("qtris", {"variant": "advanced", "options": QTRIS_OPTIONS}, {"card": "U", "squares": [5]}),
+             ("quantum-tictactoe", {}, {"squares": [1, 2]}),
+             ("quantum-poker", {"variant": "classic", "options": {"table_size": 2, "hands": 1, "community_cards": 6}},
+              None)]
+    for game, extra, first_move in games:
+        table = open_table(server, game=game, **extra)
+        mid = table.match_id
+        seat = next(s for s, st in table.students.items()
+                    if st.api("GET", f"/api/matches/{mid}/").json()["legal"])
+        page = playing_page(chromium, server, lang, table.students[seat], mid)
+        legal = table.students[seat].api("GET", f"/api/matches/{mid}/").json()["legal"]
+        move = first_move or next(a for a in legal if a.get("card") is not None)
+        if game == "qtris":  # played on the page: its explanation panel shows the kets of the squares
+            page.locator(".qcard[data-card=U]").click()
+            page.locator("g.sq.target[data-square='5']").click()
+        elif game == "quantum-tictactoe":  # the first square picked: its screen-reader name says so
+            page.locator("g.cell[data-square='1']").click()
+            expect(page.locator("g.cell.picked[data-square='1']")).to_have_count(1)
+            pages[f"{game}, a square picked: English words"] = play_english_on(page)
+            page.locator("g.cell[data-square='2']").click()
+        else:
+            api_act(table.students[seat], mid, move)
+        page.wait_for_function("(seq) => window.matchState() && window.matchState().seq === seq",
+                               arg=Match.objects.get(pk=mid).seq, timeout=10_000)
+        if game == "qtris":
+            expect(page.locator(".ex-kets")).to_be_visible()
+        pages[f"{game}, mid-game"] = english_on(page, lang)
+        pages[f"{game}, mid-game: English words"] = play_english_on(page)
+        page.context.close()
+
+    # a class session seats a bot: its name in the language, on the student's page
+    classroom = Classroom.objects.create(teacher=teacher, name="Physics 9A")
+    session = services.open_session(classroom, "quantum-tictactoe", bot_level="strong")
+    student = chromium.new_context(locale=LOCALES[lang]).new_page()
+    student.goto(server.url + f"/join/?code={session.join_code}")
+    student.fill("input[name=name]", "Zoë")
+    student.click("button[type=submit]")
+    expect(student.locator("#lobby-status")).to_be_visible()
+    participant = Participant.objects.get(session=session)
+    table = services.seat_table(session, [participant], bots=1)
+    student.goto(server.url + f"/matches/{table.match_id}/")
+    expect(student.locator("#players .player")).to_have_count(2)
+    pages["a table with a bot: English words"] = play_english_on(student)
+    with translation.override(lang):
+        assert any(bot_level_name("strong") in t for t in student.locator("#players .player").all_text_contents())
+
+    # Entanglion's dice of the last move, on the play page and its replay
+    table = open_table(server, game="entanglion", variant="easy", options=FIRST_GAME, seed=calm_seed())
+    page = playing_page(chromium, server, lang, table.students[0], table.match_id)
+    if page.locator(".ent-dice").count():
+        pages["Entanglion, dice"] = english_on(page, lang) + play_english_on(page)
+    page.context.close()
+
+    english = {name: found for name, found in pages.items() if found}
+    assert not english, "\n".join(f"{name}: {found}" for name, found in english.items())

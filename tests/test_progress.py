@@ -145,7 +145,9 @@ def test_the_pages_show_both_sessions_and_link_every_replay(two_weeks, client_in
 
 def _csv_rows(response):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    return list(csv.reader(io.StringIO(response.content.decode())))
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")  # a UTF-8 BOM: a spreadsheet reads the names as UTF-8
+    return list(csv.reader(io.StringIO(text[1:])))
 
 
 def test_csv_has_every_game_row_and_is_formula_safe(two_weeks, client_in, classroom):

@@ -343,7 +343,7 @@ def test_session_statistics_page_csv_and_api(teacher, teacher_client):
         assert s["expected"] is not None
     page = teacher_client.get(f"/teacher/sessions/{session.pk}/statistics/")
     assert page.status_code == 200 and page.content.decode().count("<svg") >= 2
-    csv_text = teacher_client.get(f"/teacher/sessions/{session.pk}/statistics/?format=csv").content.decode()
+    csv_text = teacher_client.get(f"/teacher/sessions/{session.pk}/statistics/?format=csv").content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("table,match,player") and len(lines) == 1 + 6
 

@@ -456,6 +456,23 @@ def gettext_noop(text: str) -> str:
     return text
 
 
+class Plural(str):
+    """An engine text with plural forms (``ngettext_lazy``): as a str, its English plural form;
+    ``singular`` beside it, and the name of the param whose number picks the form."""
+
+    singular: str
+    count: str
+
+
+def ngettext_lazy(singular: str, plural: str, count: str = "count") -> str:
+    """Marks an English text with plural forms for extraction (``make messages`` reads
+    ``ngettext_lazy(singular, plural)``): rendered by ``render_text`` in the form the number in
+    param ``count`` asks for, in the reader's language (Polish has three forms: never "(s)")."""
+    text = Plural(plural)
+    text.singular, text.count = singular, count
+    return text
+
+
 Message = dict[str, Any]  # {"code": str, "params": {...}}
 
 
@@ -465,18 +482,26 @@ def message(code: str, **params: Any) -> Message:
 
 
 def render_text(texts: Mapping[str, str], code: str, params: Mapping[str, Any],
-                translate=lambda text: text) -> str:
+                translate=lambda text: text, ntranslate=None) -> str:
     """The text of ``code`` with ``params``, each msgid passed through ``translate`` (English by
-    default; ``games.event_text`` passes gettext)."""
+    default; ``games.event_text`` passes gettext), a text with plural forms (``Plural``) through
+    ``ntranslate(singular, plural, n)`` (ngettext; English forms without it)."""
 
     def value(v: Any) -> Any:
         if isinstance(v, dict) and "code" in v:
-            return render_text(texts, v["code"], v.get("params") or {}, translate)
+            return render_text(texts, v["code"], v.get("params") or {}, translate, ntranslate)
         if isinstance(v, list):
             return ", ".join(str(value(x)) for x in v)
         return v
 
-    return translate(texts[code]) % {k: value(v) for k, v in params.items()}
+    text = texts[code]
+    if isinstance(text, Plural):
+        n = params.get(text.count)
+        n = n if isinstance(n, int) else int(n) if isinstance(n, str) and n.isdigit() else 2
+        chosen = ntranslate(text.singular, str(text), n) if ntranslate else text.singular if n == 1 else str(text)
+    else:
+        chosen = translate(text)
+    return chosen % {k: value(v) for k, v in params.items()}
 
 
 def event(texts: Mapping[str, str], type_: str, code: str, params: Mapping[str, Any] | None = None,

@@ -1,7 +1,7 @@
 """The texts of QTris's events (see games/engines/base.py): code -> English msgid."""
 from __future__ import annotations
 
-from games.engines.base import gettext_noop, message
+from games.engines.base import gettext_noop, message, ngettext_lazy
 
 EVENT_TEXTS = {
     "white": gettext_noop("white"),
@@ -9,8 +9,9 @@ EVENT_TEXTS = {
     "basis_color": gettext_noop("colour"),
     "basis_left-right": gettext_noop("left-right"),
     "basis_up-down": gettext_noop("up-down"),
-    "draw": gettext_noop("%(side)s draws %(count)s card(s)"),
-    "draw_deck_empty": gettext_noop("%(side)s draws %(count)s card(s) (the deck is empty)"),
+    "draw": ngettext_lazy("%(side)s draws %(count)s card", "%(side)s draws %(count)s cards"),
+    "draw_deck_empty": ngettext_lazy("%(side)s draws %(count)s card (the deck is empty)",
+                                     "%(side)s draws %(count)s cards (the deck is empty)"),
     "turn": gettext_noop("turn %(turn)s: %(side)s"),
     "no_noise": gettext_noop("%(side)s rolled 10 on the d10: no noise"),
     "noise": gettext_noop("%(side)s rolled %(d10)s on the d10: square %(square)s is measured without looking"),
@@ -26,7 +27,7 @@ EVENT_TEXTS = {
     "order": gettext_noop("%(side)s plays first"),
     "plays_white": gettext_noop("%(side)s plays white"),
     "plays_black": gettext_noop("%(side)s plays black"),
-    "mulligan": gettext_noop("%(side)s discards %(count)s card(s)"),
+    "mulligan": ngettext_lazy("%(side)s discards %(count)s card", "%(side)s discards %(count)s cards"),
     "discard": gettext_noop("%(side)s discards %(card)s (no legal target)"),
     "play": gettext_noop("%(side)s plays %(card)s"),
     "play_on": gettext_noop("%(side)s plays %(card)s on square %(square)s"),

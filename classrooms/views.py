@@ -1,7 +1,6 @@
 """Teacher pages (login required, own classes only) and the student join flow. Thin views."""
 from __future__ import annotations
 
-import csv
 from urllib.parse import quote, urlencode
 
 from django.conf import settings
@@ -11,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from classrooms import cards, codes, homework, selectors, services, ticket_maps, understanding
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
@@ -19,12 +18,13 @@ from classrooms.join_link import join_link
 from classrooms.models import Classroom, ClassSession
 from classrooms.standings import session_standings
 from core import clientip, throttle
-from core.csvcells import safe_row
+from core.csvcells import csv_text
 from core.pages import post_only
 from core.qr import qr_svg
 from games.bots import LEVEL_NAMES, bot_levels
 from games.engines import abilities_of, list_games
 from games.errors import AppError
+from games.models import Match
 from games.names import bot_level_name, game_name, variant_choices
 
 
@@ -120,19 +120,7 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     tables = selectors.ranked_tables(selectors.tables_summary(session))
     if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-results.csv"'
-        writer = csv.writer(response)
-        writer.writerow(["table", "seat", "name", "bot", "status", "score", "winner", "place", "summary"])
-        for t in tables:
-            scores = (t["outcome"] or {}).get("scores") or []
-            winners = (t["outcome"] or {}).get("winners") or []
-            for s in t["seats"]:
-                writer.writerow(safe_row([t["number"], s["index"], s["name"], s["bot"] or "", t["status"],
-                                          scores[s["index"]] if s["index"] < len(scores) else "",
-                                          s["index"] in winners, t.get("place", ""),
-                                          (t["summary"] or {}).get("text", "")]))
-        return response
+        return _results_export(session, tables)
     if request.GET.get("format") in ("evidence-csv", "evidence-json"):
         return _evidence_export(request, session, request.GET["format"])
     missions = None
@@ -146,6 +134,36 @@ def report(request: HttpRequest, session_id: int) -> HttpResponse:
                                                       "understanding": understanding.session_understanding(session)})
 
 
+# the results CSV's columns in the reader's language (in English, the keys)
+RESULTS_HEADER = ["table", "seat", "name", "bot", "status", "score", "winner", "place", "summary"]
+RESULTS_WORDS = {
+    "table": pgettext_lazy("CSV column", "table"), "seat": pgettext_lazy("CSV column", "seat"),
+    "name": pgettext_lazy("CSV column", "name"), "bot": pgettext_lazy("CSV column", "bot"),
+    "status": pgettext_lazy("CSV column", "status"), "score": pgettext_lazy("CSV column", "score"),
+    "winner": pgettext_lazy("CSV column", "winner"), "place": pgettext_lazy("CSV column", "place"),
+    "summary": pgettext_lazy("CSV column", "summary"),
+}
+
+
+def _results_export(session: ClassSession, tables: list[dict]) -> HttpResponse:
+    """Every seat of every table: a UTF-8 BOM, the headers and words (status, bot level, winner)
+    in the reader's language, for es / pl ";" and the decimal comma (``core.csvcells.write_csv``)."""
+    body = []
+    for t in tables:
+        scores = (t["outcome"] or {}).get("scores") or []
+        winners = (t["outcome"] or {}).get("winners") or []
+        status = Match.Status(t["status"]).label if t["status"] in Match.Status.values else t["status"]
+        for s in t["seats"]:
+            body.append([t["number"], s["index"], s["name"], bot_level_name(s["bot"]) if s["bot"] else "", str(status),
+                         scores[s["index"]] if s["index"] < len(scores) else "",
+                         gettext("yes") if s["index"] in winners else gettext("no"), t.get("place", ""),
+                         (t["summary"] or {}).get("text", "")])
+    response = HttpResponse(csv_text([str(RESULTS_WORDS[k]) for k in RESULTS_HEADER], body, get_language()),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-results.csv"'
+    return response
+
+
 def kind_word(kind: str) -> str:
     """A kind of concept evidence in the reader's language."""
     return pgettext("concept evidence", "shows") if kind == understanding.SHOWS else pgettext(
@@ -153,8 +171,9 @@ def kind_word(kind: str) -> str:
 
 
 def _evidence_export(request: HttpRequest, session: ClassSession, fmt: str) -> HttpResponse:
-    """The session's concept evidence, every move: a CSV (headers and words in the reader's
-    language, every cell through ``safe_row``) or JSON (plain keys, the texts translated)."""
+    """The session's concept evidence, every move: a CSV (a UTF-8 BOM, headers and words in the
+    reader's language, for es / pl ";" and the decimal comma: ``core.csvcells.write_csv``) or
+    JSON (plain keys, the texts translated)."""
     rows = understanding.export_rows(understanding.session_understanding(session))
     for r in rows:
         r["replay"] = request.build_absolute_uri(r["replay"])
@@ -164,15 +183,13 @@ def _evidence_export(request: HttpRequest, session: ClassSession, fmt: str) -> H
                                  "evidence": rows}, json_dumps_params={"ensure_ascii": False})
         response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-evidence.json"'
         return response
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-evidence.csv"'
-    writer = csv.writer(response)
-    writer.writerow(safe_row([gettext("Student"), gettext("Table"), gettext("Move"), gettext("Concept"),
-                              gettext("Evidence"), gettext("What the move shows"), gettext("Replay")]))
+    header = [gettext("Student"), gettext("Table"), gettext("Move"), gettext("Concept"), gettext("Evidence"),
+              gettext("What the move shows"), gettext("Replay")]
     names = {c["key"]: c["name"] for c in understanding.concepts()}
-    for r in rows:
-        writer.writerow(safe_row([r["student"], r["table"], r["move"], names[r["concept"]], kind_word(r["kind"]),
-                                  r["text"], r["replay"]]))
+    body = [[r["student"], r["table"], r["move"], names[r["concept"]], kind_word(r["kind"]), r["text"], r["replay"]]
+            for r in rows]
+    response = HttpResponse(csv_text(header, body, get_language()), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-evidence.csv"'
     return response
 
 

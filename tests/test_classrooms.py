@@ -258,8 +258,37 @@ def test_session_report_and_csv(client, session):
     page = client.get(reverse("classrooms:report", args=[session.pk])).content.decode()
     assert "Ada" in page and "replay" in page
     csv_text = client.get(reverse("classrooms:report", args=[session.pk]) + "?format=csv").content.decode()
-    assert csv_text.splitlines()[0] == "table,seat,name,bot,status,score,winner,place,summary"
+    assert csv_text.startswith("\ufeff")  # a UTF-8 BOM: a spreadsheet reads the names as UTF-8
+    assert csv_text[1:].splitlines()[0] == "table,seat,name,bot,status,score,winner,place,summary"
     assert len(csv_text.splitlines()) == 3
+
+
+@pytest.mark.parametrize("lang, header, status, winner", [
+    ("es", ["mesa", "asiento", "nombre", "bot", "estado", "puntuación", "ganador", "posición", "resumen"],
+     "esperando para empezar", "no"),
+    ("pl", ["stolik", "miejsce", "imię", "bot", "stan", "wynik punktowy", "zwycięzca", "pozycja", "podsumowanie"],
+     "czeka na start", "nie"),
+])
+def test_the_session_report_csv_reads_in_the_readers_language_and_spreadsheet(lang, header, status, winner,
+                                                                              client, session):
+    """Like the progress and statistics exports: a UTF-8 BOM, the headers and words (status,
+    winner) in the reader's language and, for es / pl, ";" between cells."""
+    import csv
+    import io
+
+    from django.test import Client
+
+    for name in ["Zoë", "Bo"]:
+        join(Client(), session.join_code, name)
+    services.auto_pair(session)
+    client.force_login(session.classroom.teacher)
+    text = client.get(reverse("classrooms:report", args=[session.pk]) + "?format=csv",
+                      HTTP_ACCEPT_LANGUAGE=lang).content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
+    assert rows[0] == header
+    assert {r[2] for r in rows[1:]} == {"Zoë", "Bo"}
+    assert {(r[4], r[6]) for r in rows[1:]} == {(status, winner)}
 
 
 def test_api_schema_and_docs(client, teacher_user):

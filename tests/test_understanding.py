@@ -174,10 +174,14 @@ def test_another_teacher_and_a_student_get_nothing(lesson):
 
 
 def test_the_evidence_csv_has_translated_headers_safe_cells_and_every_move(lesson, teacher_client):
+    """Like the other exports: a UTF-8 BOM, the headers in the reader's language and, in Spanish,
+    ";" between cells (a Spanish spreadsheet's decimal mark is the comma)."""
     pk = lesson["session"].pk
     answer = teacher_client.get(reverse("classrooms:report", args=[pk]) + "?format=evidence-csv",
                                 HTTP_ACCEPT_LANGUAGE="es")
-    rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    text = answer.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
     assert rows[0][0] == "Alumno" and "Concepto" in rows[0]
     assert len(rows) - 1 == len(understanding.session_understanding(lesson["session"])["moves"]) == 5
     ada = [r for r in rows[1:] if r[0] == "Ada"]

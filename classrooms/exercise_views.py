@@ -65,7 +65,7 @@ def exercise_new(request: HttpRequest, class_id: int) -> HttpResponse:
     source = request.GET.get("from")
     if source and source.isdigit():
         ex = _own_exercise(request, classroom.pk, int(source))
-        return _editor(request, classroom, name=f"{ex.name} (copy)", variant=ex.variant,
+        return _editor(request, classroom, name=gettext("%(name)s (copy)") % {"name": ex.display_name}, variant=ex.variant,
                        options_text=json.dumps(ex.options, indent=1, ensure_ascii=False))
     return _editor(request, classroom)
 
@@ -81,7 +81,7 @@ def exercise_validate(request: HttpRequest, class_id: int) -> JsonResponse:
     (the starting board as the students will see it) or ``{"ok": false, "code", "message"}``."""
     _own_classroom(request, class_id)
     try:
-        body = limits.loads(request.body or b"{}", what="The request")
+        body = limits.loads(request.body or b"{}", what=gettext("The request"))
     except RequestDataTooBig:
         return JsonResponse({"ok": False, "code": "too_large", "message": gettext("The request is too large.")}, status=400)
     except limits.JSONTooBig as exc:

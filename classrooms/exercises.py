@@ -73,14 +73,12 @@ def parse_options(raw: Any) -> dict:
     if len(raw) > MAX_OPTIONS_CHARS:
         raise AppError("too_long", _("That JSON is too long for a starting position."))
     try:
-        value = limits.loads(raw, what="That JSON")
+        value = limits.loads(raw, what=_("That JSON"))
     except limits.JSONTooBig as exc:
         raise AppError("too_large", str(exc)) from None
     except ValueError as exc:
-        line = getattr(exc, "lineno", None)
-        where = f" (line {line}, column {exc.colno})" if line else ""
-        raise AppError("bad_json", _("The position is not valid JSON%(where)s: %(why)s.")
-                       % {"where": where, "why": getattr(exc, "msg", exc)}) from None
+        raise AppError("bad_json", _("The position is not valid JSON: %(why)s.")
+                       % {"why": limits.json_problem(exc)}) from None
     if not isinstance(value, dict):
         raise AppError("bad_json", _("The position must be a JSON object, like {\"board\": [...], ...}."))
     return value

@@ -54,11 +54,12 @@ class OpenSessionForm(forms.Form):
         if not raw.strip():
             return {}
         try:
-            value = limits.loads(raw, what="The options")
+            value = limits.loads(raw, what=gettext("The options"))
         except limits.JSONTooBig as exc:
             raise forms.ValidationError(str(exc)) from exc
         except ValueError as exc:
-            raise forms.ValidationError(gettext("The options are not valid JSON: %(error)s") % {"error": exc}) from exc
+            raise forms.ValidationError(gettext("The options are not valid JSON: %(error)s")
+                                        % {"error": limits.json_problem(exc)}) from exc
         if not isinstance(value, dict):
             raise forms.ValidationError(gettext("The options must be a JSON object."))
         return value

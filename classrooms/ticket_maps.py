@@ -61,7 +61,7 @@ def parse_map(raw: bytes | str) -> Any:
     except limits.JSONTooBig as exc:
         raise MapError("too_large", [str(exc)]) from exc
     except ValueError as exc:
-        raise MapError("bad_json", [_("The map is not valid JSON: %(error)s") % {"error": exc}]) from exc
+        raise MapError("bad_json", [_("The map is not valid JSON: %(error)s") % {"error": limits.json_problem(exc)}]) from exc
 
 
 def check_map(data: Any) -> dict:

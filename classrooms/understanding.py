@@ -26,7 +26,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from classrooms.models import ClassSession, Participant, Table
 from games.engines import abilities_of, events_for, get_game
@@ -227,7 +227,7 @@ def evidence_text(game_slug: str, e: dict) -> str:
     """One piece of evidence as a sentence in the active language."""
     texts = texts_of(game_slug)
     try:
-        return render_text(texts, e["code"], e.get("params") or {}, gettext)
+        return render_text(texts, e["code"], e.get("params") or {}, gettext, ngettext)
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         return render_text(texts, e["code"], e.get("params") or {})
 

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 MAX_JSON_BYTES = 64 * 1024  # a request body or form field holding JSON
 MAX_JSON_DEPTH = 16  # nesting of arrays/objects
@@ -108,3 +109,33 @@ def options_problem(options: Any) -> str | None:
     if nesting_depth(text) > MAX_JSON_DEPTH:
         return _("The options are nested too deeply (at most %(max)d levels).") % {"max": MAX_JSON_DEPTH}
     return None
+
+
+# what Python's JSON parser says, in words a reader of any language gets (its own are English)
+JSON_PARSER_WORDS = {
+    "Expecting value": gettext_noop("a value was expected"),
+    "Expecting property name enclosed in double quotes": gettext_noop(
+        "a name in double quotes was expected"),
+    "Expecting ',' delimiter": gettext_noop("a comma was expected"),
+    "Expecting ':' delimiter": gettext_noop("a colon was expected"),
+    "Extra data": gettext_noop("there is more after the end"),
+    "Unterminated string starting at": gettext_noop("a text is not closed"),
+    "Invalid control character at": gettext_noop("a text holds a control character"),
+    "Invalid \\escape": gettext_noop("a text holds an invalid escape"),
+    "Invalid \\uXXXX escape": gettext_noop("a text holds an invalid escape"),
+    "Illegal trailing comma before end of object": gettext_noop("a comma before the end of an object"),
+    "Illegal trailing comma before end of array": gettext_noop("a comma before the end of a list"),
+}
+
+
+def json_problem(exc: ValueError) -> str:
+    """Why a text is not JSON, in the reader's language: "line 2, column 5: a comma was
+    expected" (a refusal of ``loads`` as it is: it is already in the reader's words)."""
+    msg = getattr(exc, "msg", None)
+    if msg is None:
+        return str(exc)
+    words = _(JSON_PARSER_WORDS[msg]) if msg in JSON_PARSER_WORDS else msg
+    if getattr(exc, "lineno", None):
+        return _("line %(line)s, column %(column)s: %(problem)s") % {
+            "line": exc.lineno, "column": exc.colno, "problem": words}
+    return words

@@ -107,7 +107,7 @@ def test_open_session_from_an_example_via_services(classroom):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("{\"board\": [", "not valid JSON (line 1"),
+    ("{\"board\": [", "not valid JSON: line 1"),
     ("[1, 2]", "must be a JSON object"),
     ("", "empty"),
 ])
@@ -121,11 +121,11 @@ def test_bad_json_is_a_clear_error_and_nothing_is_saved(client_in, classroom, te
 
 @pytest.mark.parametrize("change, words", [
     ({"board": ["W"] * 8}, "board must be a list of 9 entries"),
-    ({"board": ["W", "B", "R", "Q", "W", "B", "R", "L", "W"], "pairs": []}, "'Q' is not a tile of the advanced variant"),
+    ({"board": ["W", "B", "R", "Q", "W", "B", "R", "L", "W"], "pairs": []}, "'Q' is not a tile of this variant"),
     ({"hands": [["U", "CX", "X"], ["Z", "Y", "I", "X"]]}, "hand 1 has 3 cards, not 4"),
     ({"pairs": [{"squares": [8, 9], "state": "bell"}]}, "state must be one of"),
     ({"colors": ["white", "white"]}, "different colours"),
-    ({"teleport": True}, "Unknown option(s): teleport."),
+    ({"teleport": True}, "Options this game does not know: teleport."),
 ])
 def test_bad_position_shows_the_engines_error_and_saves_nothing(client_in, classroom, change, words):
     options = {**POSITION, **change}
@@ -207,3 +207,34 @@ def test_editor_in_a_browser_loads_an_example_validates_and_saves(chromium, serv
     expect(page.locator("[data-testid=join-code]")).to_be_visible()
     session = ClassSession.objects.get()
     assert session.game == "qtris" and session.options["skip_mulligan"] is True
+
+
+@pytest.mark.parametrize("lang, change, words", [
+    ("es", "{\"board\": [", "La posición no es un JSON válido: línea 1, columna 12: se esperaba un valor."),
+    ("pl", "{\"board\": [1,]", "Pozycja nie jest poprawnym JSON-em: wiersz 1, kolumna 14: brak oczekiwanej wartości."),
+    ("es", {"board": ["W", "B", "R", "Q", "W", "B", "R", "L", "W"], "pairs": []},
+     "casilla 4: 'Q' no es una ficha de esta variante (permitidas: W, B, R, L"),
+    ("pl", {"board": ["W"] * 8}, "board musi być listą 9 pozycji, po jednej na pole 1–9"),
+    ("pl", {"board": ["W", "B", "R", "UP", "W", "B", "R", "L", "W"], "pairs": []},
+     "pole 4: 'UP' nie jest płytką tego wariantu (dozwolone: W, B, R, L"),
+    ("es", {"pairs": [{"squares": [8, 9], "state": "psi-", "decoration": "H"}, {"squares": [9, 7], "state": "phi+"}],
+            "board": ["W", "B", "R", "L", "W", "B", None, None, None]}, "la casilla 9 está en dos pares"),
+    ("pl", {"teleport": True}, "Ustawienia nieznane w tej grze: teleport."),
+])
+def test_the_editors_refusals_read_in_the_readers_language(client_in, classroom, lang, change, words):
+    """The editor's refusals, the engine's board errors (UP / DOWN tiles named as kittens) and
+    the JSON parser's own words included, in the reader's language."""
+    text = change if isinstance(change, str) else json.dumps({**POSITION, **change})
+    response = client_in.post(urls(classroom)["new"], {"name": "Bad", "variant": "advanced", "options": text},
+                              HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 400
+    assert words in response.content.decode().replace("&#x27;", "'")
+    reply = client_in.post(urls(classroom)["validate"], {"variant": "advanced", "options": text},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang).json()
+    assert reply["ok"] is False and words in reply["message"]
+
+
+def test_a_copy_is_named_in_the_readers_language(client_in, classroom):
+    ex = exercises.create_exercise(classroom, "Mine", "qtris", "advanced", POSITION)
+    page = client_in.get(urls(classroom)["new"] + f"?from={ex.pk}", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert 'value="Mine (kopia)"' in page and "(copy)" not in page

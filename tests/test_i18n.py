@@ -682,3 +682,25 @@ def test_exports_read_in_the_readers_language_and_spreadsheet(lang, header, sep,
     assert text.startswith("\ufeff")
     first = next(csv.reader(io.StringIO(text[1:]), delimiter=sep))
     assert len(first) == 11 and (first[0] == "table") == (lang == "en"), first
+
+
+@pytest.mark.parametrize("lang, one, two", [
+    ("pl", "mierzy pole 7 w bazie", "mierzy pola 3, 7 w bazie"),
+    ("es", "mide la casilla 7 en la base", "mide las casillas 3, 7 en la base"),
+    ("en", "measures square 7 in the", "measures squares 3, 7 in the"),
+])
+def test_eves_measurement_and_its_evidence_count_squares_with_plural_forms(lang, one, two):
+    """Eve's "square(s)" and the evidence's "Measured square(s)": forms picked by how many squares
+    the text names (``ngettext_lazy(..., "#squares")``), never "(s)"."""
+    from django.utils.translation import gettext, ngettext
+
+    from games.engines.qtris.evidence import EVIDENCE_TEXTS
+    from games.engines.qtris.texts import EVENT_TEXTS
+
+    params = {"basis": "colour", "how": "certain", "result": "white"}
+    with translation.override(lang):
+        assert one in render_text(EVENT_TEXTS, "eve_measure", {**params, "squares": "7"}, gettext, ngettext)
+        assert two in render_text(EVENT_TEXTS, "eve_measure", {**params, "squares": "3, 7"}, gettext, ngettext)
+        evidence = {"squares": "3, 7", "basis": "|0⟩, |1⟩", "ket": "|0⟩"}
+        assert "(s)" not in render_text(EVIDENCE_TEXTS, "certain_measurement", evidence, gettext, ngettext)
+    assert not [c for c, t in {**EVENT_TEXTS, **EVIDENCE_TEXTS}.items() if "(s)" in t]

@@ -284,3 +284,46 @@ def test_moments_are_read_from_the_last_actions_once_per_move(classroom, django_
     with django_assert_num_queries(0):   # the same log length: from the cache
         assert match_moments(match) == first
     assert all(m["seq"] >= match.seq - RECENT for m in first)
+
+
+def test_every_landmark_of_the_projector_has_its_own_name(session, client):
+    """A screen reader lists the landmarks by name: no two of the projector's share one (the
+    standings' section and its scrolling table, the join section and the late-comers' corner)."""
+    from html.parser import HTMLParser
+
+    class Landmarks(HTMLParser):
+        LANDMARK_TAGS = {"section", "aside", "nav", "main", "form"}
+
+        def __init__(self):
+            super().__init__()
+            self.landmarks, self.texts, self.open = [], {}, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag in self.LANDMARK_TAGS or a.get("role") in {"region", "complementary", "navigation", "main"}:
+                if a.get("aria-label") or a.get("aria-labelledby"):
+                    self.landmarks.append(a)
+            if a.get("id"):
+                self.open.append([a["id"], tag, 0])
+            for held in self.open:
+                held[2] += held[1] == tag
+
+        def handle_endtag(self, tag):
+            for held in self.open:
+                held[2] -= held[1] == tag
+            for held in [h for h in self.open if h[2] <= 0]:
+                self.open.remove(held)
+
+        def handle_data(self, data):
+            for held in self.open:
+                self.texts[held[0]] = self.texts.get(held[0], "") + data
+
+    client.login(username="mr-bohr", password="complementarity-1927")
+    for lang in ("en", "es", "pl"):
+        parser = Landmarks()
+        parser.feed(client.get(screen_url(session), HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        names = [" ".join((a.get("aria-label") or " ".join(parser.texts.get(i, "") for i in
+                                                            a["aria-labelledby"].split())).split())
+                 for a in parser.landmarks]
+        assert len(names) >= 4 and all(names), names
+        assert len(names) == len(set(names)), (lang, names)

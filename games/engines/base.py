@@ -458,7 +458,8 @@ def gettext_noop(text: str) -> str:
 
 class Plural(str):
     """An engine text with plural forms (``ngettext_lazy``): as a str, its English plural form;
-    ``singular`` beside it, and the name of the param whose number picks the form."""
+    ``singular`` beside it, and the name of the param whose number picks the form ("#squares":
+    the number of entries of param ``squares``, a list or a text of comma-separated entries)."""
 
     singular: str
     count: str
@@ -496,8 +497,12 @@ def render_text(texts: Mapping[str, str], code: str, params: Mapping[str, Any],
 
     text = texts[code]
     if isinstance(text, Plural):
-        n = params.get(text.count)
-        n = n if isinstance(n, int) else int(n) if isinstance(n, str) and n.isdigit() else 2
+        if text.count.startswith("#"):  # how many entries: "3, 7" -> 2
+            entries = params.get(text.count[1:])
+            n = len(entries) if isinstance(entries, list) else len(str(entries).split(","))
+        else:
+            n = params.get(text.count)
+            n = n if isinstance(n, int) else int(n) if isinstance(n, str) and n.isdigit() else 2
         chosen = ntranslate(text.singular, str(text), n) if ntranslate else text.singular if n == 1 else str(text)
     else:
         chosen = translate(text)

@@ -32,7 +32,7 @@ SCHEMA_TEXTS = {
     "action_not_object": gettext_noop("An action must be a JSON object with one of the keys %(keys)s."),
     "unknown_action": gettext_noop("Unknown action: an action has one of the keys %(keys)s."),
     "options_not_object": gettext_noop("Options must be a JSON object."),
-    "unknown_options": gettext_noop("Unknown option(s): %(options)s. Known: %(known)s."),
+    "unknown_options": gettext_noop("Options this game does not know: %(options)s. Its options: %(known)s."),
     "missing": gettext_noop('"%(field)s" is missing.'),
     "unknown_field": gettext_noop('Unknown field "%(field)s".'),
     "object": gettext_noop('"%(field)s" must be a JSON object.'),

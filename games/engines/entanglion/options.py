@@ -60,7 +60,7 @@ def parse(options: Any, variant: str) -> dict:
         raise _bad(gettext_noop("The options must be a JSON object."))
     unknown = set(options) - KEYS
     if unknown:
-        raise _bad(gettext_noop("Unknown option(s): %(options)s."), options=", ".join(sorted(map(str, unknown))))
+        raise _bad(gettext_noop("Options this game does not know: %(options)s."), options=", ".join(sorted(map(str, unknown))))
     out: dict[str, Any] = {"ships": None, "hands": None, "engine_stack": [],
                            "event_deck": [], "components": {}, "held": {},
                            "detection": START_INDEX[3 if variant == "hard" else 1],

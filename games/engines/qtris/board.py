@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import quantum
-from games.engines.base import event, is_int, message
+from games.engines.base import event, gettext_noop, is_int, message, render_refusal
 
 from . import tiles as T
 from .texts import EVENT_TEXTS, colour
@@ -36,7 +36,12 @@ Component = dict[str, Any]
 
 
 class BoardError(ValueError):
-    """An invalid board given in the options."""
+    """An invalid board given in the options: a msgid (``gettext_noop``) and its params, said
+    in the reader's language by the platform (``IllegalAction`` / ``games.errors.from_illegal``)."""
+
+    def __init__(self, msgid: str, params: dict | None = None):
+        self.msgid, self.params = msgid, params
+        super().__init__(render_refusal(msgid, params))
 
 
 # ---------------------------------------------------------------- construction
@@ -89,57 +94,60 @@ def component_index(board: Board, square: int) -> int:
 def parse_board(spec: Any, pairs: Any, tiles: T.TileSet, variant: str) -> Board:
     """Build a board from the ``board`` / ``pairs`` options (see the package docstring)."""
     if not isinstance(spec, list) or len(spec) != 9:
-        raise BoardError("board must be a list of 9 entries, one per square 1–9")
+        raise BoardError(gettext_noop("board must be a list of 9 entries, one per square 1–9"))
     pairs = pairs if pairs is not None else []
     if not isinstance(pairs, list):
-        raise BoardError("pairs must be a list")
+        raise BoardError(gettext_noop("pairs must be a list"))
     board: Board = []
     covered: dict[int, int] = {}
     for i, p in enumerate(pairs):
         if not isinstance(p, dict):
-            raise BoardError(f"pair {i + 1} must be an object with squares and state")
+            raise BoardError(gettext_noop("pair %(pair)s must be an object with squares and state"), {"pair": i + 1})
         sq = p.get("squares")
         if (not isinstance(sq, list) or len(sq) != 2
                 or not all(is_int(s) and 1 <= s <= 9 for s in sq)
                 or sq[0] == sq[1]):
-            raise BoardError(f"pair {i + 1}: squares must be two different squares 1–9")
+            raise BoardError(gettext_noop("pair %(pair)s: squares must be two different squares 1–9"), {"pair": i + 1})
         a, b = sorted(sq)
         for s in (a, b):
             if s in covered:
-                raise BoardError(f"square {s} is in two pairs")
+                raise BoardError(gettext_noop("square %(square)s is in two pairs"), {"square": s})
             covered[s] = i
             if spec[s - 1] is not None:
-                raise BoardError(f"square {s} is covered by a pair: its board entry must be null")
+                raise BoardError(gettext_noop("square %(square)s is covered by a pair: its board entry must be null"),
+                                 {"square": s})
         st = p.get("state")
         if st not in T.BELL:
-            raise BoardError(f"pair {i + 1}: state must be one of {', '.join(T.BELL)}")
+            raise BoardError(gettext_noop("pair %(pair)s: state must be one of %(states)s"),
+                             {"pair": i + 1, "states": ", ".join(T.BELL)})
         deco = p.get("decoration")
         if deco not in (None, "H", "U", "U1", "U2"):
-            raise BoardError(f"pair {i + 1}: decoration must be null, 'H' or 'U'")
+            raise BoardError(gettext_noop("pair %(pair)s: decoration must be null, 'H' or 'U'"), {"pair": i + 1})
         if deco == "U":
             deco = "U1" if sq[0] == a else "U2"
         desc = f"{deco}:{st}" if deco else st
         if desc not in tiles.pairs:
-            raise BoardError(f"pair {i + 1}: a {deco}-decorated pair is not a tile of the "
-                             f"{variant} variant")
+            raise BoardError(gettext_noop("pair %(pair)s: a %(decoration)s-decorated pair is not a tile of this variant"),
+                             {"pair": i + 1, "decoration": deco})
         board.append({"squares": [a, b], "members": [{"tile": desc, "weight": "1"}]})
     for s in range(1, 10):
         entry = spec[s - 1]
         if s in covered:
             continue
         if entry is None:
-            raise BoardError(f"square {s} is empty (null) but no pair covers it")
+            raise BoardError(gettext_noop("square %(square)s is empty (null) but no pair covers it"), {"square": s})
         codes = entry if isinstance(entry, list) else [entry]
         if not codes:
-            raise BoardError(f"square {s}: an empty list is not a tile")
+            raise BoardError(gettext_noop("square %(square)s: an empty list is not a tile"), {"square": s})
         try:
             parsed = [T.parse_single(c, tiles, variant) for c in codes]
-        except ValueError as exc:
-            raise BoardError(f"square {s}: {exc}") from None
+        except T.TileError as exc:
+            raise BoardError(gettext_noop("square %(square)s: %(problem)s"),
+                             {"square": s, "problem": (exc.msgid, exc.params)}) from None
         if not starts_with_s_tiles(variant) and any(
                 T.base_code(c) in T.SINGLE_S for c in parsed):
-            raise BoardError(f"square {s}: UP/DOWN tiles are not in the {variant} starting "
-                             "tile set (they need the S expansion)")
+            raise BoardError(gettext_noop("square %(square)s: the kittens up and down are not among this variant's "
+                                          "starting tiles (they need the S expansion)"), {"square": s})
         w = Weight(Fraction(1, len(parsed)))
         board.extend(make_component([s], [(c, w) for c in parsed]))
     return sort_board(board)

@@ -191,16 +191,18 @@ def card_squares(card: str, action: dict) -> list[int]:
 
     need = None if card == "I" else 2 if card == "CX" else 1
     if not set(action) <= {"card", "squares"} or (need is not None and "squares" not in action):
-        keys = "['card'] (optional ['squares'])" if need is None else "['card', 'squares']"
-        raise IllegalAction("bad_action", f"this action needs exactly the keys {keys}")
+        if need is None:
+            raise IllegalAction("bad_action", gettext_noop("this action needs exactly the keys ['card'] (optional ['squares'])"))
+        raise IllegalAction("bad_action", gettext_noop("this action needs exactly the keys ['card', 'squares']"))
     squares = action.get("squares", [])
     if need is None:
         if not isinstance(squares, list) or len(squares) > 1 or not all(is_square(s) for s in squares):
             raise IllegalAction("bad_squares", gettext_noop("I takes no square (or one square 1–9)"))
         return []
     if not isinstance(squares, list) or len(squares) != need or not all(is_square(s) for s in squares):
-        raise IllegalAction("bad_squares", f"{card} needs {need} square(s) numbered 1–9"
-                            + (" as [control, target]" if card == "CX" else ""))
+        if card == "CX":
+            raise IllegalAction("bad_squares", gettext_noop("CX needs two squares numbered 1–9, as [control, target]"))
+        raise IllegalAction("bad_squares", gettext_noop("%(card)s needs one square numbered 1–9"), {"card": card})
     return list(squares)
 
 
@@ -222,8 +224,8 @@ def check_play(board: Board, variant: str, hand: list[str], action: dict
         if action["discard"] is not True:
             raise IllegalAction("bad_action", gettext_noop("discard with {\"discard\": true}"))
         if legal_targets(board, variant, card):
-            raise IllegalAction("has_target", f"the {card} card has a legal target: "
-                                "it may be discarded only when it cannot be played")
+            raise IllegalAction("has_target", gettext_noop("the %(card)s card has a legal target: it may be discarded "
+                                                           "only when it cannot be played"), {"card": card})
         return card, [], board, []
     squares = card_squares(card, action)
     try:

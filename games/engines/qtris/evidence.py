@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Action, Evidence, State, evidence, gettext_noop
+from games.engines.base import Action, Evidence, State, evidence, gettext_noop, ngettext_lazy
 
 from . import tiles as T
 from .analysis import win_metric
@@ -57,9 +57,11 @@ EVIDENCE_TEXTS = {
         "Played %(card)s on square %(square)s, a mixture left by noise: its chance of white "
         "stayed %(percent)s%%. A mixture is not a superposition: no gate makes it a sure "
         "colour."),
-    "certain_measurement": gettext_noop(
-        "Measured square(s) %(squares)s in the %(basis)s basis, where the outcome was certain "
-        "(%(ket)s): measuring a state of the basis changes nothing and tells nothing new."),
+    "certain_measurement": ngettext_lazy(
+        "Measured square %(squares)s in the %(basis)s basis, where the outcome was certain "
+        "(%(ket)s): measuring a state of the basis changes nothing and tells nothing new.",
+        "Measured squares %(squares)s in the %(basis)s basis, where the outcome was certain "
+        "(%(ket)s): measuring a state of the basis changes nothing and tells nothing new.", "#squares"),
 }
 
 BASIS_KETS = {"color": "|0⟩, |1⟩", "left-right": "|+⟩, |−⟩", "up-down": "|+i⟩, |−i⟩"}

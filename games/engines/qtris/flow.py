@@ -254,7 +254,7 @@ class QTris(Engine):
             try:
                 board = parse_board(options["board"], options.get("pairs"), tiles, variant)
             except BoardError as exc:
-                raise _illegal("bad_board", str(exc)) from None
+                raise _illegal("bad_board", exc.msgid, exc.params) from None
         elif options.get("pairs"):
             raise _illegal("bad_board", gettext_noop("pairs were given without a board"))
         else:

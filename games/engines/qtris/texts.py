@@ -34,8 +34,10 @@ EVENT_TEXTS = {
     "play_cx": gettext_noop("%(side)s plays %(card)s with control %(control)s and target %(target)s"),
     "certain": gettext_noop("certain, no roll"),
     "rolled_d100": gettext_noop("rolled %(d100)s on the d100"),
-    "eve_measure": gettext_noop("Eve discards 2 cards and measures square(s) %(squares)s in the %(basis)s "
-                                "basis: %(how)s → %(result)s"),
+    "eve_measure": ngettext_lazy("Eve discards 2 cards and measures square %(squares)s in the %(basis)s "
+                                 "basis: %(how)s → %(result)s",
+                                 "Eve discards 2 cards and measures squares %(squares)s in the %(basis)s "
+                                 "basis: %(how)s → %(result)s", "#squares"),
     "square": gettext_noop("square %(square)s"),
     "squares": gettext_noop("squares %(a)s and %(b)s"),
     "measure_certain": gettext_noop("%(where)s: certain, no roll → %(colours)s"),

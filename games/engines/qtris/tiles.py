@@ -24,6 +24,7 @@ from typing import cast
 import numpy as np
 
 import quantum
+from games.engines.base import gettext_noop, render_refusal
 
 SINGLE_BASE = ("W", "B", "R", "L")
 SINGLE_S = ("UP", "DOWN")
@@ -181,11 +182,19 @@ def recognise(psi: np.ndarray, tiles: TileSet, expected: frozenset[str] = frozen
     return min(matches, key=lambda d: len(decorations(d)))
 
 
+class TileError(ValueError):
+    """A tile code the variant has not: a msgid and its params (said in the reader's language)."""
+
+    def __init__(self, msgid: str, params: dict):
+        self.msgid, self.params = msgid, params
+        super().__init__(render_refusal(msgid, params))
+
+
 def parse_single(code: object, tiles: TileSet, variant: str) -> str:
     """Validate an option tile code (``"W"``, ``"U:W"``...)."""
     if not isinstance(code, str) or code not in tiles.singles:
-        raise ValueError(f"{code!r} is not a tile of the {variant} variant "
-                         f"(allowed: {', '.join(tiles.singles)})")
+        raise TileError(gettext_noop("%(code)s is not a tile of this variant (allowed: %(allowed)s)"),
+                        {"code": repr(code), "allowed": ", ".join(tiles.singles)})
     return code
 
 

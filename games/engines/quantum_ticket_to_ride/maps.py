@@ -211,9 +211,9 @@ def _check_mission(i: int, m: dict, names: set[str], ids: set[str], problems: li
              where=where, state=repr(m["initial_state"]), known=", ".join(register.STATES_1))
         known = False
     if not isinstance(m["target_state"], str) or m["target_state"] not in states:
-        _add(problems, _("%(where)s: unknown target state %(state)s for %(qubits)s qubit(s) "
-                         "(known: %(known)s)."), where=where, state=repr(m["target_state"]),
-             qubits=m["qubits"], known=", ".join(states))
+        msgid = (_("%(where)s: unknown target state %(state)s for one qubit (known: %(known)s).") if m["qubits"] == 1
+                 else _("%(where)s: unknown target state %(state)s for two qubits (known: %(known)s)."))
+        _add(problems, msgid, where=where, state=repr(m["target_state"]), known=", ".join(states))
         known = False
     if not isinstance(m["level"], str) or m["level"] not in LEVELS:
         _add(problems, _("%(where)s: the level must be one of %(levels)s."), where=where,

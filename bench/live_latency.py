@@ -9,22 +9,45 @@ beside it for every run) and REDIS_URL (the keys go under ``$BENCH_PREFIX``, def
     .venv/bin/python bench/live_latency.py --clients 300 --seconds 40
     .venv/bin/python bench/live_latency.py --game qtris --clients 300 --workers 2 --runs 3
     .venv/bin/python bench/live_latency.py --clients 1000 --workers 4 --generators 2
+    .venv/bin/python bench/live_latency.py --game quantum-ticket-to-ride --whole-states
+
+Games (``--game``): quantum-tictactoe, qtris (variant basic), quantum-poker, entanglion (easy:
+the engine's first variant, a session's default; co-operative pairs) and quantum-ticket-to-ride
+(basic missions on the default Europe map, the session form's default).
 
 What one run does:
 
 - Classes of 30 students (28 for 4-seat poker tables): per class a ClassSession opened through
   ``classrooms.services`` (a Classroom of the bench teacher), every student joined through
-  ``services.join`` with a browser session of their own, seated at tables of the game (2 seats;
-  QuantumPoker 4 by default, ``--poker-seats``). Each table has several matches made in advance
+  ``services.join`` with a browser session of their own, seated at tables of the game (2 seats:
+  the smallest table of tic-tac-toe, QTris and Ticket-to-Ride, Entanglion's only one; QuantumPoker
+  4 by default, ``--poker-seats``). Each table has several matches made in advance
   that its students play one after the other. Per class the teacher has the dashboard socket
   ``/ws/sessions/<id>/`` and the projector socket ``/ws/sessions/<id>/screen/`` open (a logged-in
   session cookie), so the per-move dashboard and projector rebuilds are measured too
   (``--no-teachers`` leaves them out).
 - Floor: first, as many echo sockets as students send a message about every 2 s to
   ``/ws/echo/`` in the same server processes: the round-trip floor of socket + server.
-- Live: every student opens their match socket, thinks 0.6–1.4 s when it is their turn, sends a
-  random action from their own ``legal`` list and times the round trip until the state with a
-  higher ``seq`` arrives. Latency samples count only acknowledged actions.
+- Live: every student opens their match socket, thinks 0.6–1.4 s when it is their turn, sends an
+  action from their own ``legal`` list (complete actions: what the page offers) and times the
+  round trip until the state with a higher ``seq`` arrives. Latency samples count only
+  acknowledged actions. The action is a random one, as the weakest bot plays, except in
+  Ticket-to-Ride, where at random a run (a path from the mission's start to its target along
+  one's own routes) almost never comes: there a student claims the routes of the cheapest path
+  that completes their mission (the planner bot's ``search.plan``), else draws, and at the run
+  step runs a listed path that matches (now and then one that misses), else ends the turn; so
+  about one run a game, near its end, as in class (``runs_made`` on the run line counts them).
+- Patches (``--patches``, the default; ``--whole-states`` turns it off): the match sockets ask
+  for patches (``/ws/matches/<id>/?patches=1``) as the pages do: a whole ``state`` on opening,
+  then ``patch`` messages numbered ``n`` that each student applies to its own copy with
+  ``core.jsonpatch.apply`` (a patch out of turn is an error, and a ``sync`` brings the whole
+  state again, as on the page). Each student's last socket sends one ``sync`` at the end and
+  compares the whole state it brings with its patched copy (``diverged`` counts those that
+  differ beyond ``n``, the events and the history; the bench exits 1 unless it is 0).
+- Message sizes: the bytes of every state or patch message that another seat's move sent to a
+  student's socket (what the mover's opponents or partner receive in steady play, not the first
+  state with its history): p50 / p99 / max as ``msg_p50_bytes`` ``msg_p99_bytes``
+  ``msg_max_bytes``; with and without ``--patches`` they compare the two.
 - Server CPU per action: utime+stime (children included) from /proc of the ASGI processes (the
   serve supervisor and its workers), of every process whose command line starts with
   ``postgres`` and of ``redis-server``, over the live phase only, divided by the acknowledged
@@ -35,7 +58,7 @@ What one run does:
   run the games' Action log is compared: every acknowledged action is in the log at its (match,
   seq) (``lost`` otherwise) and every non-bot action of the log is one that some client sent at
   that seq (``doubled`` otherwise: applied twice, or applied from nowhere). The bench exits 1
-  unless both are 0.
+  unless both are 0. With patches the same: a patch carries the ``seq`` of the state it makes.
 - Ramp-up: the sockets open at random over ``--ramp-up`` seconds (5, or clients/100 when more:
   10 s for 1,000), for the echo phase and again for the live phase; the live phase is the
   ramp-up plus ``--seconds``.
@@ -50,8 +73,12 @@ What one run does:
   ``bench/profiles/<game>-<clients>c-<workers>w-<time>.txt`` (and the raw collapsed stacks
   beside it).
 
+The server runs with ``STATIC_HASHED=0`` unless it is set (no page is loaded, so no
+collectstatic is needed).
+
 Last line (parseable): ``live-latency: game=… clients=N workers=W p50_ms=… p99_ms=…
-floor_p99_ms=… cpu_ms_per_action=… lost=0 doubled=0`` (plus a few more key=value pairs).
+floor_p99_ms=… cpu_ms_per_action=… patches=on msg_p50_bytes=… msg_p99_bytes=… msg_max_bytes=…
+lost=0 doubled=0 diverged=0`` (plus a few more key=value pairs; ``diverged`` with patches only).
 """
 from __future__ import annotations
 
@@ -81,9 +108,15 @@ BENCH_PREFIX = os.environ.get("BENCH_PREFIX", "qcbench")
 ECHO_PATH = "/ws/echo/"  # --raw-echo: "/ws/echo/raw/"
 RAMP_UP_SECONDS = 5.0  # students connect over a few seconds, as a class does (--ramp-up)
 CLASS_SIZE = 30
+# seats at a table and the variant played (the engine's first: the one a session gets by default)
 GAMES = {"quantum-tictactoe": {"seats": 2, "variant": None}, "qtris": {"seats": 2, "variant": "basic"},
-         "quantum-poker": {"seats": 4, "variant": None}}
+         "quantum-poker": {"seats": 4, "variant": None}, "entanglion": {"seats": 2, "variant": "easy"},
+         "quantum-ticket-to-ride": {"seats": 2, "variant": "basic"}}
+TICKET_PLAN_BUDGET = 3_000  # A* expansions per decision, as the planner bot's
+TICKET_TRY_MISS = 0.3  # the chance a Ticket-to-Ride student runs a joined path that misses
 CLK = os.sysconf("SC_CLK_TCK")
+GAME = "quantum-tictactoe"  # --game
+PATCHES = True  # --patches / --whole-states: the match sockets ask for patches, as the pages do
 
 
 def bench_env() -> dict[str, str]:
@@ -100,6 +133,8 @@ def bench_env() -> dict[str, str]:
         "DEBUG": "0", "SECRET_KEY": "bench-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
         "DB_CONN_MAX_AGE": "60",
+        # the bench loads no page: static files as they are (serve refuses hashed ones uncollected)
+        "STATIC_HASHED": os.environ.get("STATIC_HASHED", "0"),
         # simulated students open many sockets each and stay quiet between moves
         "SOCKETS_PER_BROWSER": "1000", "SOCKET_IDLE_SECONDS": "3600",
         "JOIN_NEW_PARTICIPANTS_PER_BROWSER_PER_MINUTE": "100000",
@@ -293,10 +328,15 @@ class Tally:
         self.sent: list[tuple[int, int, str]] = []  # (match, seq, action json) of every action sent
         self.acked: list[tuple[int, int, str]] = []
         self.teacher_messages = 0
+        # bytes of each state / patch message that another seat's move sent to a student's socket
+        self.msg_bytes: list[int] = []
+        self.checked = 0  # patched states compared with the whole state of a sync (--patches)
+        self.diverged = 0  # ... and found different
 
     def result(self, cpu: float) -> dict:
         return {"samples": self.samples, "floor": self.floor, "floor_at": self.floor_at, "broadcast": self.broadcast, "errors": self.errors, "retries": self.retries,
-                "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu}
+                "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu,
+                "msg_bytes": self.msg_bytes, "checked": self.checked, "diverged": self.diverged}
 
 
 async def open_socket(port: int, path: str, tally: Tally, cookie: str | None = None):
@@ -321,15 +361,59 @@ async def student(index: int, info: dict, port: int, deadline: float, tally: Tal
     rng = random.Random(index)
     await asyncio.sleep(rng.uniform(0, RAMP_UP_SECONDS))
     for match_id in info["matches"]:
-        if time.monotonic() > deadline:
+        if time.monotonic() >= deadline:
             return
         try:
-            ws = await open_socket(port, f"/ws/matches/{match_id}/", tally, info["cookie"])
+            ws = await open_socket(port, f"/ws/matches/{match_id}/{'?patches=1' if PATCHES else ''}", tally,
+                                   info["cookie"])
         except RuntimeError as exc:
             tally.errors.append(f"connect: {exc}")
             return
         async with ws:
-            await play_match(ws, match_id, rng, deadline, tally)
+            await play_match(ws, match_id, rng, deadline, tally, match_id == info["matches"][-1])
+
+
+def choose_action(game: str, state: dict, rng: random.Random) -> dict:
+    """What a student sends: a complete action from its ``legal`` list (the page only offers
+    those), at random as the weakest bot plays, except in Ticket-to-Ride (``ticket_action``)."""
+    if game == "quantum-ticket-to-ride":
+        return ticket_action(state["view"], state["legal"], rng)
+    return rng.choice(state["legal"])
+
+
+def ticket_action(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """A Ticket-to-Ride student with a plan, so that runs come at the rate of a class (about one
+    per game, near its end) and not almost never, as at random: they claim the routes of the
+    cheapest path that completes their mission (``search.plan``, the planner bot's search
+    without its blocking), else draw, else do anything legal; at the run step they run a path
+    that matches (the view's ``run_paths`` say which) and now and then (``TICKET_TRY_MISS``) one
+    that joins start and target but misses, else end the turn. A run is always one of the
+    ``legal`` runs: the page's path picker offers only those."""
+    from games.engines.quantum_ticket_to_ride.search import plan
+
+    runs = [a for a in legal if "run" in a]
+    if view["step"] == "run":
+        matching = {tuple(t["cities"]) for t in view["run_paths"] if t["match"]}
+        good = [a for a in runs if tuple(a["run"]) in matching]
+        if good or (runs and rng.random() < TICKET_TRY_MISS):
+            return rng.choice(good or runs)
+        return {"pass": True}
+    claims = {a["claim"] for a in legal if "claim" in a}
+    routes, seat, hand = view["map"]["routes"], view["seat"], Counter(view["hand"] or [])
+
+    def price(r: int) -> float | None:
+        owner = routes[r]["owner"]
+        if owner is not None:
+            return 0 if owner == seat else None
+        return routes[r]["length"] + 0.25 * max(0, routes[r]["length"] - hand[routes[r]["gate"]])
+
+    best = plan(view["map"], view["mission"], price, budget=TICKET_PLAN_BUDGET) if claims else None
+    ready = [r for r in best.routes if r in claims] if best is not None else []
+    if ready:
+        return {"claim": rng.choice(ready)}
+    if {"draw": True} in legal:
+        return {"draw": True}
+    return rng.choice(legal)
 
 
 # (match, seq) → when a student of this generator sent the action at that seq (perf_counter): the
@@ -337,26 +421,60 @@ async def student(index: int, info: dict, port: int, deadline: float, tally: Tal
 SENT_AT: dict[tuple[int, int], float] = {}
 
 
-async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tally: Tally) -> None:
-    state: dict | None = None
+def comparable(state: dict) -> dict:
+    """A state without what differs between a patched copy and a whole resend of the same move:
+    its number on the socket, the events (a sync's state has none) and the opening's history."""
+    return {k: v for k, v in state.items() if k not in ("n", "events", "history")}
+
+
+async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tally: Tally, last: bool) -> None:
+    from core import jsonpatch
+
+    state: dict | None = None  # this seat's state: the last whole one, with the patches since applied
     pending: dict[int, tuple[str, float]] = {}  # seq -> (action, sent at)
     answered: dict[int, float] = {}  # seq -> round trip, until no error comes for it
     last_sent_seq = -1
+    check_next = False  # a sync was sent: compare the whole state it brings with the patched one
+    missed = False  # a patch did not follow the state held: patches wait for the whole state again
 
-    def take(message: dict) -> None:
-        nonlocal state
-        if message["type"] == "state":
-            if state is not None and message["seq"] > state["seq"] and message["seq"] - 1 not in pending:
-                sent = SENT_AT.get((match_id, message["seq"] - 1))  # another seat's action, made at seq - 1
+    def take(text: str) -> None:
+        nonlocal state, check_next, missed
+        message = json.loads(text)
+        kind = message["type"]
+        if kind in ("state", "patch"):
+            seq = message["seq"]
+            if state is not None and seq > state["seq"] and seq - 1 not in pending:  # another seat's move
+                tally.msg_bytes.append(len(text.encode()))
+                sent = SENT_AT.get((match_id, seq - 1))  # another seat's action, made at seq - 1
                 if sent is not None:
                     tally.broadcast.append((time.perf_counter() - sent) * 1000)
-            if state is None or message["seq"] > state["seq"]:
+            if kind == "patch":  # what changed since the state before on this socket, as the page applies it
+                if missed:
+                    return
+                if state is None or message["n"] != state.get("n", 0) + 1:
+                    tally.errors.append(f"patch n={message['n']} after n={state and state.get('n')}: one missed")
+                    missed = True  # (as the page does: ask for the whole state again)
+                    asyncio.ensure_future(ws.send(json.dumps({"type": "sync"})))
+                    return
+                state = jsonpatch.apply(state, message["ops"])
+                if state.get("n") != message["n"] or state["seq"] != seq:
+                    tally.errors.append(f"patch n={message['n']} seq={seq} gave n={state.get('n')} seq={state['seq']}")
+            elif PATCHES:  # every state of the socket counts, in the order sent (the patches build on it)
+                if check_next and state is not None and state["seq"] == seq:
+                    check_next = False
+                    tally.checked += 1
+                    if not jsonpatch.same(comparable(state), comparable(message)):
+                        tally.diverged += 1
+                        keys = sorted(k for k in comparable(message) if not jsonpatch.same(state.get(k), message[k]))
+                        tally.errors.append(f"patched state differs from the whole one in {keys}")
+                state, missed = message, False
+            elif state is None or seq > state["seq"]:
                 state = message
-            for seq in [s for s in pending if message["seq"] > s]:
-                action, sent = pending.pop(seq)
-                answered[seq] = (time.perf_counter() - sent) * 1000
-                tally.acked.append((match_id, seq, action))
-        elif message["type"] == "error":
+            for s in [s for s in pending if seq > s]:
+                action, sent = pending.pop(s)
+                answered[s] = (time.perf_counter() - sent) * 1000
+                tally.acked.append((match_id, s, action))
+        elif kind == "error":
             seq = message.get("seq")
             if message.get("code") != "stale":
                 tally.errors.append(f"error {message.get('code')}: {message.get('message')}")
@@ -369,7 +487,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
 
     async def receive(timeout: float) -> bool:
         try:
-            take(json.loads(await asyncio.wait_for(ws.recv(), timeout)))
+            take(await asyncio.wait_for(ws.recv(), timeout))
             return True
         except TimeoutError:
             return False
@@ -385,7 +503,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                     pass
                 if not (state["legal"] and state["seq"] > last_sent_seq) or state["outcome"] is not None:
                     continue
-                action = rng.choice(state["legal"])
+                action = choose_action(GAME, state, rng)
                 last_sent_seq = state["seq"]
                 pending[last_sent_seq] = (canonical(action), time.perf_counter())
                 SENT_AT[(match_id, last_sent_seq)] = pending[last_sent_seq][1]
@@ -397,6 +515,11 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                 elif time.monotonic() < deadline:
                     tally.errors.append("waited 60 s for a move")
                 break  # (past the deadline the others have simply stopped)
+        if PATCHES and state is not None and (last or time.monotonic() >= deadline):
+            # the copy kept by patches is the state the server holds: asked once per student (its
+            # last socket), so the check costs the server a sync per student, not one per match
+            check_next = True
+            await ws.send(json.dumps({"type": "sync"}))
         end = time.monotonic() + 1.5  # late answers (an error for the last action) still count
         while time.monotonic() < end and await receive(max(0.01, end - time.monotonic())):
             pass
@@ -587,6 +710,9 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         merged.sent += r["sent"]
         merged.acked += r["acked"]
         merged.teacher_messages += r["teacher_messages"]
+        merged.msg_bytes += r["msg_bytes"]
+        merged.checked += r["checked"]
+        merged.diverged += r["diverged"]
         cpu_generators += r["cpu"]
     lost, doubled = check_log(merged.sent, merged.acked)
     cpu = cpu_seconds(before, after)
@@ -605,12 +731,21 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         "students": len(students), "echo_cpu": echo_cpu,
         "b50": statistics.median(merged.broadcast) if merged.broadcast else float("nan"),
         "b99": percentile(merged.broadcast, 0.99) if merged.broadcast else float("nan"),
+        "m50": statistics.median(merged.msg_bytes) if merged.msg_bytes else float("nan"),
+        "m99": percentile(merged.msg_bytes, 0.99) if merged.msg_bytes else float("nan"),
+        "mmax": max(merged.msg_bytes, default=float("nan")), "diverged": merged.diverged,
     }
+    ticket_runs = sum(1 for _, _, action in merged.acked if action.startswith('{"run":'))
     print(f"run {run}: actions={len(merged.acked)} sent={len(merged.sent)} errors={len(merged.errors)} "
           f"echo_round_trips={len(merged.floor)} classes={len(classes)} teacher_messages={merged.teacher_messages} "
           f"actions_per_s={len(merged.acked) / live_seconds:.1f} handshake_retries={merged.retries} "
           f"p50_ms={out['p50']:.1f} p99_ms={out['p99']:.1f} floor_p99_ms={out['f99']:.1f} "
-          f"broadcast_p50_ms={out['b50']:.1f} broadcast_p99_ms={out['b99']:.1f} ({len(merged.broadcast)})")
+          f"broadcast_p50_ms={out['b50']:.1f} broadcast_p99_ms={out['b99']:.1f} ({len(merged.broadcast)})"
+          + (f" runs_made={ticket_runs}" if args.game == "quantum-ticket-to-ride" else ""))
+    print(f"  messages to the other seats ({'patches' if PATCHES else 'whole states'}): {len(merged.msg_bytes)}, "
+          f"bytes p50={out['m50']:.0f} p99={out['m99']:.0f} max={out['mmax']:.0f}"
+          + (f"; patched states checked against a sync: {merged.checked}, differing: {merged.diverged}"
+             if PATCHES else ""))
     print(f"  cpu ms/action: server={per_action['server']:.2f} postgres={per_action['postgres']:.2f} "
           f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; echo floor: server={echo_cpu:.2f} per round trip "
           f"({echoes} in {echo_window[1] - echo_window[0]:.0f} s); generator_cpu_pct="
@@ -631,21 +766,28 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="repeat the run (fresh database each): medians")
     parser.add_argument("--no-teachers", action="store_true", help="no dashboard / projector sockets")
     parser.add_argument("--poker-seats", type=int, default=4, help="seats at a QuantumPoker table")
+    parser.add_argument("--patches", action=argparse.BooleanOptionalAction, default=True,
+                        help="the match sockets ask for patches (?patches=1) as the pages do; "
+                             "--no-patches (or --whole-states): every state whole")
+    parser.add_argument("--whole-states", dest="patches", action="store_false", help="same as --no-patches")
     parser.add_argument("--ramp-up", type=float, default=None,
                         help="seconds over which the sockets open (default: 5, or clients/100 if more)")
     parser.add_argument("--raw-echo", action="store_true",
                         help="the floor from a plain ASGI echo (the server alone), not the Channels echo consumer")
     parser.add_argument("--profile", action="store_true", help="py-spy the ASGI processes (bench/profiles/)")
     args = parser.parse_args()
-    global RAMP_UP_SECONDS, ECHO_PATH
+    global RAMP_UP_SECONDS, ECHO_PATH, GAME, PATCHES
+    GAME, PATCHES = args.game, args.patches
     ECHO_PATH = "/ws/echo/raw/" if args.raw_echo else ECHO_PATH
     RAMP_UP_SECONDS = args.ramp_up if args.ramp_up is not None else max(5.0, args.clients / 100)
     env = bench_env()
     os.environ.update(env)
     runs = [one_run(args, env, run + 1) for run in range(args.runs)]
-    med = {key: statistics.median(r[key] for r in runs) for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu", "b50", "b99")}
+    med = {key: statistics.median(r[key] for r in runs)
+           for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu", "b50", "b99", "m50", "m99", "mmax")}
     lost, doubled = sum(r["lost"] for r in runs), sum(r["doubled"] for r in runs)
     errors = sum(r["errors"] for r in runs)
+    diverged = sum(r["diverged"] for r in runs)
     if args.runs > 1:
         print("runs p99_ms: " + " ".join(f"{r['p99']:.1f}" for r in runs)
               + "  cpu_ms_per_action: " + " ".join(f"{r['cpu']:.2f}" for r in runs))
@@ -653,8 +795,11 @@ def main() -> None:
           f"p50_ms={med['p50']:.1f} p99_ms={med['p99']:.1f} floor_p50_ms={med['f50']:.1f} "
           f"floor_p99_ms={med['f99']:.1f} ratio_p99={med['p99'] / med['f99']:.2f} "
           f"broadcast_p50_ms={med['b50']:.1f} broadcast_p99_ms={med['b99']:.1f} "
-          f"cpu_ms_per_action={med['cpu']:.2f} floor_cpu_ms_per_echo={med['echo_cpu']:.2f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}")
-    if lost or doubled:
+          f"cpu_ms_per_action={med['cpu']:.2f} floor_cpu_ms_per_echo={med['echo_cpu']:.2f} "
+          f"patches={'on' if PATCHES else 'off'} msg_p50_bytes={med['m50']:.0f} msg_p99_bytes={med['m99']:.0f} "
+          f"msg_max_bytes={med['mmax']:.0f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}"
+          + (f" diverged={diverged}" if PATCHES else ""))
+    if lost or doubled or diverged:
         sys.exit(1)
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy, pgette
 
 from classrooms import cards, codes, homework, selectors, services, ticket_maps, understanding
 from classrooms.forms import ClassroomForm, JoinForm, OpenSessionForm
-from classrooms.join_link import join_link
+from classrooms.join_link import join_link, public_link
 from classrooms.models import Classroom, ClassSession
 from classrooms.standings import session_standings
 from core import clientip, throttle
@@ -110,6 +110,7 @@ def screen(request: HttpRequest, session_id: int) -> HttpResponse:
     link = join_link(request, session.join_code)
     return render(request, "classrooms/screen.html", {
         "session": session, "join_url": link.url,
+        "rules_url": public_link(request, reverse("games:rules", args=[session.game])).url,
         "qr": qr_svg(link.url) if session.is_live else "",
         "initial": selectors.screen_payload(session),
     })

@@ -5,8 +5,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from core.csp import policy_for
 from games.access import LOBBY_URL_KEY, match_access, participant_ids
-from games.engines import get_game
+from games.engines import UnknownGame, get_game
+from games.how_to_play import guide_of, rules_page
 from games.models import Match, Seat
 from games.partner_signals import phrases_for
 from games.selectors import replay_frames
@@ -58,3 +60,23 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "frames": replay_frames(match, access.view_seat if not access.is_teacher else None),
         "seats": localized_seats(seats_summary(match.seats.all())),
     })
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """How to play a game: its rules page (public: a student reads it from the lobby or, with
+    ``?embed=1``, in the play page's dialog, without the site's header)."""
+    try:
+        game = get_game(slug)
+    except UnknownGame:
+        raise Http404(_("No such game.")) from None
+    if guide_of(game) is None:
+        raise Http404(_("No such game."))
+    embed = request.GET.get("embed") == "1"
+    response = render(request, "games/rules.html", {
+        "game": game, "slug": slug, "page": rules_page(game), "embed": embed,
+    })
+    if embed:  # the play page's dialog frames it: this origin only, no other site
+        response["X-Frame-Options"] = "SAMEORIGIN"
+        response["Content-Security-Policy"] = policy_for(request).replace(
+            "frame-ancestors 'none'", "frame-ancestors 'self'")
+    return response

@@ -76,8 +76,9 @@ def world(teacher_user):
 
 def address(route: str, ids: dict) -> str:
     path = route
-    for name, value in {**ids, "language": "es", "version": "0"}.items():
-        path = path.replace(f"<int:{name}>", str(value)).replace(f"<str:{name}>", str(value))
+    for name, value in {**ids, "language": "es", "version": "0", "slug": "qtris"}.items():
+        for kind in ("int", "str", "slug"):
+            path = path.replace(f"<{kind}:{name}>", str(value))
     assert "<" not in path, f"no value for a part of {route}"
     return "/" + path
 

@@ -433,8 +433,9 @@ def test_the_statistics_pages_show_sides_and_charts_in_the_readers_language(lang
 
 GAME_SLUGS = [g.slug for g in list_games()]
 VARIANT_SLUGS = sorted({v for g in list_games() for v in g.variants})
-# a slug shown as a word ("qtris (basic)", "eve", "quantum-tictactoe"); case matters: "Eve" is a name
-RAW_SLUG = re.compile(r"(?<![\w-])(" + "|".join(re.escape(s) for s in GAME_SLUGS + VARIANT_SLUGS) + r")(?![\w-])")
+# a slug shown as a word ("qtris (basic)", "eve", "quantum-tictactoe"); case matters: "Eve" is a name;
+# a slug in an address the page prints (the projector's "/games/qtris/rules/") is no word
+RAW_SLUG = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(s) for s in GAME_SLUGS + VARIANT_SLUGS) + r")(?![\w-])")
 
 
 def page_words(html: str) -> str:

@@ -131,6 +131,9 @@ engine may declare (``contract.Engine`` has the defaults: nothing):
 * ``board_texts``: ``{key: gettext_noop("words")}``, the words its board script shows (the
   pages put them, in the reader's language, in a JSON block: ``{% board_texts game %}``);
 * ``summary_texts``: the msgids of its ``summary`` (``Abilities.summary``);
+* ``how_to_play``: a ``guide.Guide``, its rules page in the reader's language (``/games/<slug>/rules/``):
+  the words of its ``docs/rules/<game>.md`` as ``gettext_noop`` msgids, and worked examples whose
+  before and after its board script draws from real engine states;
 * ``scorer(state, circuit)`` (``Abilities.circuit``), below.
 
 Scoring a circuit's outcomes

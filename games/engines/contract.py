@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import Action, Event, IllegalAction, State, gettext_noop, is_int
+from .guide import Guide
 from .schema import Actions, Options
 
 CONTRACT_TEXTS = {
@@ -62,6 +63,7 @@ class Engine:
     evidence_texts: Mapping[str, str] = {}
     exercise_examples: tuple[Mapping[str, Any], ...] = ()
     exercise_variant: str = ""
+    how_to_play: Guide | None = None  # the game's rules page (guide.py)
 
     # ----------------------------------------------------------------- what varies per game
 

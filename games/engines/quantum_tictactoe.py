@@ -78,6 +78,7 @@ from .base import (
     render_text,
 )
 from .contract import Engine
+from .quantum_tictactoe_guide import GUIDE
 from .schema import Actions, Int, ListOf, Obj
 
 SLUG = "quantum-tictactoe"
@@ -299,6 +300,7 @@ class QuantumTicTacToe(Engine):
     max_players = 2
     variants = ("basic",)
     variant_names = {"basic": gettext_noop("basic")}
+    how_to_play = GUIDE
     # the shapes of the actions (checked by ``Engine.apply``); the game has no options
     actions = Actions(
         move=Obj(squares=ListOf(Int(1, 9), 2, 2)),

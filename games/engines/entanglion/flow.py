@@ -36,6 +36,7 @@ from .cards import (
     event_deck_from,
 )
 from .circuit import ships_circuit
+from .guide import GUIDE
 from .kets import describe
 from .navigation import needs_orbital, steer
 from .planets import (
@@ -96,6 +97,7 @@ class Entanglion(Engine):
     )
     options = Options(**{key: Anything() for key in sorted(opts.KEYS)})  # checked by options.parse
     variant_names = {"easy": gettext_noop("easy"), "hard": gettext_noop("hard")}
+    how_to_play = GUIDE
     event_texts = EVENT_TEXTS
     finish_rule = gettext_noop("When time is up, the mission ends: it is won only with all 8 "
                                "components on board.")

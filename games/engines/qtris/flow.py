@@ -87,6 +87,7 @@ from .board import (
 )
 from .cards import CARDS, check_play, deck_composition, full_deck, legal_targets
 from .exercises import EXERCISE_EXAMPLES
+from .guide import GUIDE
 from .preview import explain_play, explain_text
 from .preview import preview as preview_play
 from .scoring import eve_points, score_of_outcome
@@ -193,6 +194,7 @@ class QTris(Engine):
         exercises=True,  # a teacher composes starting positions (``options``): exercise mode
     )
     exercise_examples = EXERCISE_EXAMPLES
+    how_to_play = GUIDE
     exercise_variant = "advanced"
     evidence_texts = evidence.EVIDENCE_TEXTS
 

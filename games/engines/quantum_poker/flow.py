@@ -29,6 +29,7 @@ from .cards import (
     _start_hand,
 )
 from .circuit import hand_circuit
+from .guide import GUIDE
 from .physics import ket
 from .rules import _advance, _can_declare, _check_move, _play
 from .showdown import _showdown
@@ -50,6 +51,7 @@ class QuantumPoker(Engine):
     max_players = 5
     variants = ("classic", "declared")
     variant_names = {"classic": gettext_noop("classic"), "declared": gettext_noop("declared measurement")}
+    how_to_play = GUIDE
     actions = ACTIONS
     options = OPTIONS
     # players see the odds from public knowledge only; the exact odds (which would tell the

@@ -28,6 +28,7 @@ from ..base import (
 from ..contract import Engine
 from ..schema import Actions, Anything, Int, ListOf, Obj, Options, Text, TrueOnly
 from . import evidence, register
+from .guide import GUIDE
 from .maps import LEVELS, MapError, default_map, render_problem, validate_map
 from .paths import runnable_paths, trace
 from .statistics import TicketScorer, ticket_scorer
@@ -68,6 +69,7 @@ class QuantumTicketToRide(Engine):
     # the mission level dealt (the same words as a map's level)
     variant_names = {"basic": gettext_noop("basic"), "intermediate": gettext_noop("intermediate"),
                      "advanced": gettext_noop("advanced"), "mixed": gettext_noop("mixed")}
+    how_to_play = GUIDE
     # the shapes of the actions and options (checked by ``Engine``)
     actions = Actions(draw=Obj(draw=TrueOnly()), claim=Obj(claim=Int(0)),
                       run=Obj(run=ListOf(Text(), 2)),

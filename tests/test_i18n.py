@@ -259,7 +259,7 @@ def test_an_engines_refusal_reaches_the_reader_in_their_language():
         game.apply(state, 0, {"squares": [3, 4]})
     assert refused.value.message == "it is O's turn to move (seat 1)"
     with translation.override("es"):
-        assert from_illegal(refused.value).message == "le toca jugar a O (puesto 1)"
+        assert from_illegal(refused.value).message == "le toca jugar a O (asiento 1)"  # seat: asiento (locale/glossary.json)
     with translation.override("pl"):
         assert from_illegal(refused.value).message == "teraz ruch O (miejsce 1)"
     with translation.override("pl"):  # a fixed message is translated as well

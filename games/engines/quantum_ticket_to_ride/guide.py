@@ -77,7 +77,7 @@ GUIDE = Guide(sections=(
                 gettext_noop("Player 1 discards one H card and claims Berlin–Munich (H, length 1)."),
                 0, 0, {"claim": 0}),
         )),
-        Section(gettext_noop("Run"), paragraphs=(
+        Section(gettext_noop("Run a path"), paragraphs=(
             gettext_noop("Run a path along your own routes from your mission's start to its target: its "
                          "gates are applied to the initial state in the order travelled. A match wins at "
                          "once; otherwise only you learn the result and play goes on."),

@@ -2,16 +2,22 @@
 its copy (``static/js/patch.js``: the same three operations, the same paths).
 
 An operation is ``["s", path, value]`` (set: the value at ``path`` becomes ``value``, a new key of
-an object too), ``["d", path]`` (delete the key at ``path`` of an object) or ``["a", path, items]``
-(append ``items`` to the array at ``path``). A path is a list of object keys (strings) and array
-indices (numbers); ``[]`` is the whole document. Arrays of the same length are compared item by
-item, an array that grew from its old items gets an append, any other array is set whole.
+an object too), ``["d", path]`` (delete the key at ``path`` of an object), ``["a", path, items]``
+(append ``items`` to the array at ``path``), ``["t", path, k]`` (take the first ``k`` items off
+the array at ``path``) or ``["c", path, source, k]`` (the value at ``path`` becomes a copy of the
+last ``k`` items of the array at ``source``, as the operations before left it: a move's events,
+sent once where a view keeps its last events and again beside it, are sent once). A path is a list of object keys (strings) and array indices (numbers);
+``[]`` is the whole document. An array that grew from its old items gets an append; a window that
+slid on (the last events kept: old ones dropped at the front, new ones added at the back) a take
+and an append; arrays of the same length are otherwise compared item by item; any other array is
+set whole.
 
 Both documents are taken as JSON decodes them (strings for keys, lists for arrays): diff what the
 browser holds, the text it was sent decoded again, never the objects that text was made from.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +28,41 @@ def diff(old: Any, new: Any) -> list[list]:
     """The operations that turn ``old`` into ``new`` (none when they are equal)."""
     ops: list[list] = []
     _diff(old, new, [], ops)
-    return ops
+    return _shared(ops, new)
+
+
+def _shared(ops: list[list], new: Any) -> list[list]:
+    """A list the patch sends twice is sent once: a list set whole, or a list of the document's
+    top level changed item by item (a move's events beside the view, where the last move had as
+    many), that is the same as the end of a list another operation sets or appends is copied
+    from there (``"c"``, after the operations, so that it reads the list as they leave it)."""
+    sources = [(op[1], op[2]) for op in ops if op[0] in "as" and op[1] and isinstance(op[2], list) and op[2]]
+    if not sources:
+        return ops
+    copied: dict[str, list] = {}  # a top-level key -> its copy operation
+
+    def source_of(items: list, path: list) -> list | None:
+        n = len(items)
+        return next((where for where, sent in sources if where[:len(path)] != path and where[0] not in copied
+                     and len(sent) >= n and same(sent[-n:], items)), None)
+
+    if isinstance(new, dict):
+        for op in ops:
+            key = op[1][0] if len(op[1]) > 1 else None
+            if (isinstance(key, str) and key not in copied and isinstance(new.get(key), list) and new[key]
+                    and all(c[2][0] != key for c in copied.values())
+                    and (where := source_of(new[key], [key])) is not None):
+                copied[key] = ["c", [key], where, len(new[key])]
+    kept, copies = [], list(copied.values())
+    for op in ops:
+        if op[1] and op[1][0] in copied:
+            continue
+        if op[0] == "s" and op[1] and isinstance(op[2], list) and op[2] and (where := source_of(op[2], op[1])):
+            copies.append(["c", op[1], where, len(op[2])])
+            sources.remove((op[1], op[2]))  # (not a source for another copy: it is one)
+            continue
+        kept.append(op)
+    return kept + copies
 
 
 def same(a: Any, b: Any) -> bool:
@@ -51,6 +91,10 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         ops.extend(["d", [*path, key]] for key in old if key not in new)
         return
     if isinstance(old, list) and isinstance(new, list):
+        if old and new and not same(old[0], new[0]) and (slid := _slid(old, new)):
+            ops.extend([["t", path, slid]] +
+                       ([["a", path, new[len(old) - slid:]]] if len(new) > len(old) - slid else []))
+            return
         if len(old) == len(new):
             for index, (before, after) in enumerate(zip(old, new, strict=True)):
                 _diff(before, after, [*path, index], ops)
@@ -62,20 +106,39 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         ops.append(["s", path, new])
 
 
+def _slid(old: list, new: list) -> int:
+    """How many items ``old`` lost at its front if ``new`` is the rest of it followed by new items
+    (at least one item kept), else 0."""
+    for k in range(1, len(old)):
+        kept = len(old) - k
+        if kept <= len(new) and same(old[k], new[0]) and same(old[k:], new[:kept]):
+            return k
+    return 0
+
+
+def _at(doc: Any, path: list) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
 def apply(doc: Any, ops: list[list]) -> Any:
     """``doc`` after ``ops`` (changed in place where it can be; the result is returned): what a
     browser does with a patch, for the tests and for any Python client."""
     for op in ops:
         kind, path = op[0], op[1]
+        if kind == "c":
+            op = ["s", path, copy.deepcopy(_at(doc, op[2])[-op[3]:])]
+            kind = "s"
         if not path:
             if kind == "s":
                 doc = op[2]
             elif kind == "a":
                 doc.extend(op[2])
+            elif kind == "t":
+                del doc[:op[2]]
             continue
-        parent = doc
-        for key in path[:-1]:
-            parent = parent[key]
+        parent = _at(doc, path[:-1])
         last = path[-1]
         if kind == "s":
             parent[last] = op[2]
@@ -83,6 +146,8 @@ def apply(doc: Any, ops: list[list]) -> Any:
             del parent[last]
         elif kind == "a":
             parent[last].extend(op[2])
+        elif kind == "t":
+            del parent[last][:op[2]]
         else:
             raise ValueError(f"unknown patch operation {kind!r}")
     return doc

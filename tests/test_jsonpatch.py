@@ -42,6 +42,9 @@ def mutate(rng: random.Random, doc):
             out.extend(random_json(rng, 3) for _ in range(rng.randint(1, 2)))
         elif out and rng.random() < 0.2:
             out.pop(rng.randrange(len(out)))
+        if out and rng.random() < 0.2:  # a window that slides on: items off the front, new ones after
+            del out[:rng.randint(1, len(out))]
+            out.extend(random_json(rng, 3) for _ in range(rng.randint(0, 2)))
         return out
     return random_json(rng, 3) if rng.random() < 0.5 else doc
 
@@ -62,6 +65,9 @@ def test_a_patch_turns_any_document_into_the_next_exactly(seed):
     rng = random.Random(seed)
     old = random_json(rng)
     new = mutate(rng, old) if rng.random() < 0.8 else random_json(rng)
+    if rng.random() < 0.3:  # the same new list in two places (a move's events in the view and beside it)
+        items = [random_json(rng, 3) for _ in range(rng.randint(1, 3))]
+        old, new = {"view": {"events": [1]}, "events": old}, {"view": {"events": [1, *items]}, "events": items}
     ops = json.loads(json.dumps(diff(old, new)))  # as the browser receives them
     assert as_browser(apply(json.loads(json.dumps(old)), ops)) == as_browser(new)
     if same(old, new):
@@ -77,7 +83,28 @@ def test_true_and_one_are_not_the_same_value():
 def test_a_grown_list_is_an_append_and_a_deleted_key_a_delete():
     assert diff({"log": [1, 2]}, {"log": [1, 2, 3]}) == [["a", ["log"], [3]]]
     assert diff({"a": 1, "b": 2}, {"a": 1}) == [["d", ["b"]]]
-    assert diff([1, 2, 3], [2, 3]) == [["s", [], [2, 3]]]
+    assert diff([1, 2, 3], [4]) == [["s", [], [4]]]
+
+
+def test_a_window_of_the_last_events_that_slid_on_is_a_take_and_an_append():
+    old = {"events": [{"n": i, "text": "x" * 50} for i in range(40)]}
+    new = {"events": old["events"][3:] + [{"n": 40 + i, "text": "y"} for i in range(3)]}
+    ops = diff(old, new)
+    assert ops == [["t", ["events"], 3], ["a", ["events"], new["events"][-3:]]]
+    assert apply(json.loads(json.dumps(old)), ops) == new
+    assert diff([1, 2, 3], [2, 3]) == [["t", [], 1]]
+
+
+def test_a_list_sent_by_another_operation_of_the_patch_is_copied_from_there_not_sent_twice():
+    move = [{"code": "play", "text": "a long explanation " * 20}]
+    old = {"view": {"events": [{"code": "turn"}]}, "events": [{"code": "turn"}]}
+    new = {"view": {"events": [{"code": "turn"}, *move]}, "events": move}
+    ops = diff(old, new)
+    assert ops == [["a", ["view", "events"], move], ["c", ["events"], ["view", "events"], 1]]
+    after = apply(json.loads(json.dumps(old)), json.loads(json.dumps(ops)))
+    assert after == new
+    after["view"]["events"][-1]["text"] = "changed later"  # a copy, not the same list
+    assert after["events"] == move
 
 
 def test_a_stream_sends_the_first_state_whole_then_patches_numbered_in_order():
@@ -93,3 +120,10 @@ def test_a_stream_sends_the_first_state_whole_then_patches_numbered_in_order():
     # a client that did not ask for patches gets every state whole, as before
     plain = StateStream(False, lambda d: orjson.dumps(d).decode())
     assert json.loads(plain.text(first)) == first and json.loads(plain.text(second)) == second
+
+
+def test_two_equal_new_lists_are_sent_once_and_copied_once():
+    old, new = {"a": [0], "b": [0]}, {"a": [1, 2], "b": [1, 2]}
+    ops = diff(old, new)
+    assert [op[0] for op in ops] == ["s", "c"]
+    assert apply(json.loads(json.dumps(old)), ops) == new

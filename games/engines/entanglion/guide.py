@@ -45,8 +45,9 @@ GUIDE = Guide(sections=(
         gettext_noop("Each card played fills one of 6 engine-control slots; when the 6th fills, a "
                      "quantum event happens at the end of the turn."),
         gettext_noop("Defenses: arriving at a new Entanglion planet, or retrieving, rolls the d8; it must "
-                     "be greater than the detection rate. Detected: the ships are sent back to "
-                     "Centarious, the detection rate goes up and a quantum event happens."),
+                     "be greater than the detection rate. Detected on arrival: both ships go back to "
+                     "Centarious, the detection rate goes up and a quantum event happens. A failed "
+                     "retrieval: the detection rate goes up and the ships stay."),
     )),
     Section(gettext_noop("The engine cards"), paragraphs=(
         gettext_noop("A card played where the board has no path for your ship is legal and does nothing."),

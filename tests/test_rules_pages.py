@@ -127,7 +127,7 @@ def test_the_embedded_page_may_be_framed_by_the_app_only():
     assert response.status_code == 200
     assert response["X-Frame-Options"] == "SAMEORIGIN"
     assert "frame-ancestors 'self'" in response["Content-Security-Policy"]
-    assert 'class="rules-page embedded"' in html
+    assert 'class="wide rules-page embedded"' in html
 
 
 def test_the_play_page_lobby_and_projector_point_to_the_rules(teacher_user):

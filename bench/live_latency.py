@@ -456,7 +456,13 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                     missed = True  # (as the page does: ask for the whole state again)
                     asyncio.ensure_future(ws.send(json.dumps({"type": "sync"})))
                     return
-                state = jsonpatch.apply(state, message["ops"])
+                try:
+                    state = jsonpatch.apply(state, message["ops"])
+                except Exception as exc:  # (an operation this copy of core.jsonpatch does not know)
+                    tally.errors.append(f"patch n={message['n']} not applied: {exc!r}")
+                    missed = True
+                    asyncio.ensure_future(ws.send(json.dumps({"type": "sync"})))
+                    return
                 if state.get("n") != message["n"] or state["seq"] != seq:
                     tally.errors.append(f"patch n={message['n']} seq={seq} gave n={state.get('n')} seq={state['seq']}")
             elif PATCHES:  # every state of the socket counts, in the order sent (the patches build on it)
@@ -667,6 +673,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
             parent, child = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=generator, args=(share, port, live_start, live_end, not args.no_teachers, child))
             proc.start()
+            child.close()  # (a generator that dies then ends its pipe: EOFError, not a wait for ever)
             pipes.append(parent)
             procs.append(proc)
         # the echo floor's CPU: the server's, over the echo phase after its ramp-up (every socket open)
@@ -686,7 +693,10 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
                                          "--rate", "50", "--nonblocking", "--gil", "-o", str(raw),
                                          "--duration", str(int(RAMP_UP_SECONDS + args.seconds))],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        results = [p.recv() for p in pipes]
+        try:
+            results = [p.recv() for p in pipes]
+        except EOFError:
+            sys.exit("a load generator died (its traceback is above)")
         after = cpu_snapshot(server.pid)
         live_seconds = time.time() - live_start
         for proc in procs:

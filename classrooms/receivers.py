@@ -18,7 +18,8 @@ _REMEMBERED = 20_000
 
 
 @receiver(match_changed)
-def table_changed(sender, match_id: int, status_changed: bool = False, snapshot=None, **kwargs) -> None:
+def table_changed(sender, match_id: int, status_changed: bool = False, snapshot=None, applied=None,
+                  **kwargs) -> None:
     """Runs after the commit of the change. A move concerns only the teacher's dashboard; a match
     that ended concerns its students' lobbies too. The match's ``snapshot`` (if any) goes along,
     so the teacher's sockets in another process need not rebuild its state from the log."""
@@ -26,7 +27,7 @@ def table_changed(sender, match_id: int, status_changed: bool = False, snapshot=
     if session_id is not None and snapshot is not None:
         # the move's concept evidence is judged here, in the process that made it, once: the
         # teacher's sockets in any process read it from the shared cache
-        understanding.judge_move(snapshot)
+        understanding.judge_move(snapshot, applied)
     if session_id is not None:
         announce_session_changed(session_id, teacher_only=not status_changed, snapshot=snapshot)
 

@@ -154,15 +154,40 @@ def _remember(ref: MatchRef, state, found: list[dict]) -> None:
     cache.set(_cache_key(ref), found, CACHE_SECONDS)
 
 
-def judge_move(snap) -> None:
+def judge_move(snap, applied=None) -> None:
     """Judge the moves up to a match's new log length (``snap``: its ``games.snapshot.Snapshot``
-    after a change), where the move was made: only the new moves, from the state before them
-    when this process judged the earlier ones. Never in the way of the move's news: a failure is
-    logged, and the evidence is judged again when it is read."""
+    after a change), where the move was made. With ``applied`` (``games.services.Applied``) and
+    the evidence before the call held here or in the shared cache, only the person's move of the
+    call is judged, from the states the move service had (the bots' moves, a timed-out seat's
+    and the finish are no evidence): no query, no replay. Otherwise only the new moves are
+    judged, from the state before them when this process judged the earlier ones. Never in the
+    way of the move's news: a failure is logged, and the evidence is judged again when read."""
     try:
-        match_evidence(MatchRef(snap.match, snap.seed, snap.seq, snap.game, snap.rules_version), snap.state)
+        ref = MatchRef(snap.match, snap.seed, snap.seq, snap.game, snap.rules_version)
+        if applied is None or not _judge_call(ref, snap.state, applied):
+            match_evidence(ref, snap.state)
     except Exception:  # noqa: BLE001 (the move stands; its evidence is judged when read)
         logger.exception("concept evidence of match %s at move %s", snap.match, snap.seq)
+
+
+def _judge_call(ref: MatchRef, state, applied) -> bool:
+    """The evidence after one call of the move service from the evidence before it; False when
+    that is neither held here nor in the shared cache."""
+    game = get_game(ref.game)
+    if not abilities_of(game).concept_evidence:
+        return True
+    before = MatchRef(ref.match, ref.seed, applied.began, ref.game, ref.rules_version)
+    with _lock:
+        held = _judged.get((ref.match, ref.seed))
+    found = list(held[2]) if held is not None and held[0] == applied.began else (
+        [] if applied.began == 0 else cache.get(_cache_key(before)))
+    if found is None:
+        return False
+    if applied.made is not None:
+        seq, seat, action, state_before, state_after = applied.made
+        found += _judge(_engine(ref), state_before, (seq, seat, action, False, False), state_after)
+    _remember(ref, state, found)
+    return True
 
 
 def evidence_of(refs: Iterable[MatchRef]) -> dict[int, list[dict]]:

@@ -63,6 +63,13 @@ class Applied:
     finished: bool = False
     snapshot: Snapshot | None = None  # the match afterwards
     bots_due: bool = False  # the bots stopped at MAX_BOT_ACTIONS_PER_CALL with a decision of theirs awaited
+    # the person's move of the call, if any: (its seq, seat, action, the state before, after), for
+    # followers that judge it without reading the log again (``classrooms.understanding``)
+    made: tuple | None = None
+    began: int = field(init=False)  # log length before the call
+
+    def __post_init__(self) -> None:
+        self.began = self.seq
 
 
 def create_match(game_slug: str, holders: list[SeatHolder], *, variant: str = "basic",
@@ -150,7 +157,9 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
                                % {"seq": seq, "now": match.seq})
             state = current_state(match)
             applied = Applied(match_id, match.seq)
+            before = state
             state = _apply(match, state, seat, action, applied, by_bot=False)
+            applied.made = (applied.seq - 1, seat, action, before, state)
             state = _play_bots(match, state, applied, seats)
             _finish_if_over(match, state, applied)
             pace.rewind(match, state)
@@ -160,7 +169,7 @@ def submit_action(match_id: int, seat: int, seq: int, action: object, *,
         raise AppError("stale", _("Someone else's move was recorded first; it was not applied.")) from exc
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
-                                                     snapshot=applied.snapshot),
+                                                     snapshot=applied.snapshot, applied=applied),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
     _bots_go_on(applied)
     return applied
@@ -297,7 +306,7 @@ def _announce(applied: Applied) -> None:
     """A change made by the bots alone: its pages and the dashboard are told (as after a move)."""
     announce_match_changed(applied.match_id, applied.snapshot, applied.events)
     match_changed.send(Match, match_id=applied.match_id, status_changed=applied.finished,
-                       snapshot=applied.snapshot)
+                       snapshot=applied.snapshot, applied=applied)
 
 
 def _finish_if_over(match: Match, state: State, applied: Applied) -> None:
@@ -336,7 +345,7 @@ def enforce_time(match_id: int, seq: int | None = None) -> Applied | None:
         applied.snapshot = snapshot(match, state, seats)
     transaction.on_commit(lambda: state_cache.put(match_id, match.seed, applied.seq, state))
     transaction.on_commit(lambda: match_changed.send(Match, match_id=match_id, status_changed=applied.finished,
-                                                     snapshot=applied.snapshot),
+                                                     snapshot=applied.snapshot, applied=applied),
                           robust=True)  # committed: a follower's failure (Redis down) must not hide it
     _bots_go_on(applied)
     return applied

@@ -81,7 +81,7 @@ def test_the_report_ranks_tables_by_components_then_turns(client, entanglion_ses
     rows = [page.index(f'<tr data-table="{n}">') for n in (2, 1, 3)]
     assert rows == sorted(rows), "table 2 (1 component, fewer turns) first, table 3 (none) last"
     assert "Ada" in page and " &amp; " in page  # partners, not opponents
-    lines = list(csv.DictReader(io.StringIO(client.get(url + "?format=csv").content.decode())))
+    lines = list(csv.DictReader(io.StringIO(client.get(url + "?format=csv").content.decode("utf-8-sig"))))
     places = {(row["table"], row["place"]) for row in lines}
     assert places == {("2", "1"), ("1", "2"), ("3", "3")}
     assert all("components" in row["summary"] for row in lines)

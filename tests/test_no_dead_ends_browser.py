@@ -22,7 +22,7 @@ GAMES = [("qtris", "basic", {}), ("quantum-tictactoe", "basic", {}),
          ("quantum-poker", "classic", {"physics_mode": True}), ("quantum-poker", "classic", {}),
          ("entanglion", "easy", {}), ("quantum-ticket-to-ride", "basic", {})]
 NOT_CRAWLED = ("/admin/", "/api/", "/accounts/logout/", "/static/")
-DOWNLOADS = ("format=csv", ".qasm")
+DOWNLOADS = ("format=csv", "format=evidence-", ".qasm")
 
 
 def finished_match_of(session, teacher, participant: Participant, game: str, variant: str, options: dict):

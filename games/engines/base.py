@@ -442,7 +442,7 @@ class Game(Protocol):
     abilities: Abilities
     rules_version: int  # bumped with every change that alters a stored game (module docstring)
 
-    def setup(self, players: int = 2, variant: str = "basic", seed: int = 0,
+    def setup(self, players: int = 2, variant: str | None = None, seed: int = 0,
               options: dict | None = None) -> State: ...
     def to_act(self, state: State) -> list[int]: ...
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
@@ -465,7 +465,7 @@ class Plural(str):
     the number of entries of param ``squares``, a list or a text of comma-separated entries)."""
 
     singular: str
-    count: str
+    counted: str  # (not ``count``: a str has that method)
 
 
 def ngettext_lazy(singular: str, plural: str, count: str = "count") -> str:
@@ -473,7 +473,7 @@ def ngettext_lazy(singular: str, plural: str, count: str = "count") -> str:
     ``ngettext_lazy(singular, plural)``): rendered by ``render_text`` in the form the number in
     param ``count`` asks for, in the reader's language (Polish has three forms: never "(s)")."""
     text = Plural(plural)
-    text.singular, text.count = singular, count
+    text.singular, text.counted = singular, count
     return text
 
 
@@ -500,12 +500,12 @@ def render_text(texts: Mapping[str, str], code: str, params: Mapping[str, Any],
 
     text = texts[code]
     if isinstance(text, Plural):
-        if text.count.startswith("#"):  # how many entries: "3, 7" -> 2
-            entries = params.get(text.count[1:])
+        if text.counted.startswith("#"):  # how many entries: "3, 7" -> 2
+            entries = params.get(text.counted[1:])
             n = len(entries) if isinstance(entries, list) else len(str(entries).split(","))
         else:
-            n = params.get(text.count)
-            n = n if isinstance(n, int) else int(n) if isinstance(n, str) and n.isdigit() else 2
+            number = params.get(text.counted)
+            n = number if isinstance(number, int) else int(number) if isinstance(number, str) and number.isdigit() else 2
         chosen = ntranslate(text.singular, str(text), n) if ntranslate else text.singular if n == 1 else str(text)
     else:
         chosen = translate(text)

@@ -53,12 +53,15 @@ def _shared(ops: list[list], new: Any) -> list[list]:
                     and all(c[2][0] != key for c in copied.values())
                     and (where := source_of(new[key], [key])) is not None):
                 copied[key] = ["c", [key], where, len(new[key])]
+    read = [c[2] for c in copied.values()]  # the sources copies read: sent as they are
     kept, copies = [], list(copied.values())
     for op in ops:
         if op[1] and op[1][0] in copied:
             continue
-        if op[0] == "s" and op[1] and isinstance(op[2], list) and op[2] and (where := source_of(op[2], op[1])):
+        if (op[0] == "s" and op[1] and isinstance(op[2], list) and op[2] and op[1] not in read
+                and (where := source_of(op[2], op[1]))):
             copies.append(["c", op[1], where, len(op[2])])
+            read.append(where)
             sources.remove((op[1], op[2]))  # (not a source for another copy: it is one)
             continue
         kept.append(op)

@@ -127,3 +127,18 @@ def test_two_equal_new_lists_are_sent_once_and_copied_once():
     ops = diff(old, new)
     assert [op[0] for op in ops] == ["s", "c"]
     assert apply(json.loads(json.dumps(old)), ops) == new
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_copies_never_read_a_list_before_it_is_sent(seed):
+    """Equal new lists in several places, one of them at the top level changed item by item (as
+    a move's events beside the view's): whichever is sent, every copy reads it once it is there."""
+    rng = random.Random(seed)
+    items = [random_json(rng, 3) for _ in range(rng.randint(1, 3))]
+    places = rng.sample(["a", "b", "c", "d"], rng.randint(2, 4))
+    old = {"events": [random_json(rng, 3) for _ in items], "view": {p: [0] for p in places}}
+    new = {"events": list(items), "view": {p: list(items) for p in places}}
+    if rng.random() < 0.5:
+        new["view"][rng.choice(places)] = [*[random_json(rng, 3) for _ in range(2)], *items]
+    ops = json.loads(json.dumps(diff(old, new)))
+    assert as_browser(apply(json.loads(json.dumps(old)), ops)) == as_browser(new)

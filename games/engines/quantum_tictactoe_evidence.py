@@ -13,6 +13,9 @@ measurement; its outcome is chosen by the player who did not close the cycle.
   ends the game with the mover ahead.
 * ``double_threat`` (superposition, shows): a spooky mark on two squares each of which would
   complete a line of the mover's classical marks.
+* ``links_groups`` (entanglement, shows): a spooky mark on two squares that each already hold
+  spooky marks of two different entangled groups, closing no cycle: the groups become one, so
+  a later collapse of any of their marks settles them all together.
 """
 from __future__ import annotations
 
@@ -39,6 +42,10 @@ EVIDENCE_TEXTS = {
     "double_threat": gettext_noop(
         "Put %(mark)s in superposition on squares %(a)s and %(b)s, each of which would complete "
         "one of your lines: wherever the mark collapses, it completes a line."),
+    "links_groups": gettext_noop(
+        "Linked two separate entangled groups with %(mark)s on squares %(a)s and %(b)s: their "
+        "%(n)s spooky marks are now one entangled group, and a measurement of any of them will "
+        "settle them all together."),
 }
 
 LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7))
@@ -61,6 +68,13 @@ def _collapses(game: Any, state: State, seat: int) -> list[float | None]:
 def _completes(state: State, square: int, player: str) -> bool:
     owner = [None if c is None else c["player"] for c in state["classical"]]
     return any(square in line and all(owner[s - 1] == player for s in line if s != square) for line in LINES)
+
+
+def _group_of(state: State, square: int) -> dict | None:
+    """The entangled group (``components``) whose spooky marks include one in ``square``."""
+    from .quantum_tictactoe import components
+
+    return next((g for g in components(state["entanglements"]) if square in g["squares"]), None)
 
 
 def concept_evidence(game: Any, before: State, seat: int, action: Action, after: State) -> list[Evidence]:
@@ -95,6 +109,12 @@ def concept_evidence(game: Any, before: State, seat: int, action: Action, after:
                         for other in game.legal_actions(before, seat) if other != action)
             if quiet:
                 found.append(evidence(EVIDENCE_TEXTS, "measurement", "misconception", "cycle_gift", params))
+    if a != b and not after.get("collapse"):
+        group = _group_of(before, a)
+        if group and _group_of(before, b) and b not in group["squares"]:
+            n = len(group["moves"]) + len(_group_of(before, b)["moves"]) + 1
+            found.append(evidence(EVIDENCE_TEXTS, "entanglement", "shows", "links_groups",
+                                  {"mark": mark, "a": a, "b": b, "n": n}))
     if a != b and _completes(before, a, PLAYERS[seat]) and _completes(before, b, PLAYERS[seat]):
         found.append(evidence(EVIDENCE_TEXTS, "superposition", "shows", "double_threat",
                               {"mark": mark, "a": a, "b": b}))

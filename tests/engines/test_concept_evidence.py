@@ -350,3 +350,9 @@ def test_tictactoe_a_spooky_mark_on_two_winning_squares_shows_superposition():
     history = "X1+(1,9) O2+(2,3) X3+(7,9) O4+(2,6) X5+(2,9) O6+(2,3) X@O6(3)"
     assert tictactoe(history, {"squares": [4, 8]}) == ["double_threat"]   # 1-4-7 and 7-8-9
     assert tictactoe(history, {"squares": [4, 8]}, square_to_o=1) == []  # 4 no longer completes a line
+
+
+def test_tictactoe_a_spooky_mark_joining_two_entangled_groups_shows_entanglement():
+    assert tictactoe("X1+(1,2) O2+(5,6)", {"squares": [2, 5]}) == ["links_groups"]
+    assert tictactoe("X1+(1,2) O2+(5,6)", {"squares": [2, 4]}) == []    # 4 holds no spooky mark
+    assert tictactoe("X1+(1,2) O2+(2,5)", {"squares": [1, 5]}) == []    # one group: closes a cycle

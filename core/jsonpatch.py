@@ -32,11 +32,13 @@ def diff(old: Any, new: Any) -> list[list]:
 
 
 def _shared(ops: list[list], new: Any) -> list[list]:
-    """A list the patch sends twice is sent once: a list set whole, or a list of the document's
-    top level changed item by item (a move's events beside the view, where the last move had as
-    many), that is the same as the end of a list another operation sets or appends is copied
-    from there (``"c"``, after the operations, so that it reads the list as they leave it)."""
-    sources = [(op[1], op[2]) for op in ops if op[0] in "as" and op[1] and isinstance(op[2], list) and op[2]]
+    """A list of objects (events) the patch sends twice is sent once: a list set whole, or a list
+    of the document's top level changed item by item (a move's events beside the view, where the
+    last move had as many), that is the same as the end of a list another operation sets or
+    appends is copied from there (``"c"``, after the operations, so that it reads the list as
+    they leave it)."""
+    sources = [(op[1], op[2]) for op in ops
+               if op[0] in "as" and op[1] and isinstance(op[2], list) and op[2] and isinstance(op[2][-1], dict)]
     if not sources:
         return ops
     copied: dict[str, list] = {}  # a top-level key -> its copy operation
@@ -47,9 +49,13 @@ def _shared(ops: list[list], new: Any) -> list[list]:
                      and len(sent) >= n and same(sent[-n:], items)), None)
 
     if isinstance(new, dict):
+        tried: set[Any] = set()
         for op in ops:
             key = op[1][0] if len(op[1]) > 1 else None
-            if (isinstance(key, str) and key not in copied and isinstance(new.get(key), list) and new[key]
+            if key in tried:
+                continue
+            tried.add(key)
+            if (isinstance(key, str) and isinstance(new.get(key), list) and new[key]
                     and all(c[2][0] != key for c in copied.values())
                     and (where := source_of(new[key], [key])) is not None):
                 copied[key] = ["c", [key], where, len(new[key])]
@@ -109,10 +115,17 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         ops.append(["s", path, new])
 
 
+SLID_AT_MOST = 16  # items a window may lose at its front in one patch (a move's events: a few)
+
+
 def _slid(old: list, new: list) -> int:
-    """How many items ``old`` lost at its front if ``new`` is the rest of it followed by new items
-    (at least one item kept), else 0."""
-    for k in range(1, len(old)):
+    """How many items (at most ``SLID_AT_MOST``) a list of objects lost at its front if ``new``
+    is the rest of it followed by new items (at least one item kept), else 0. Only lists of
+    objects (events) are tried: a long list of numbers (odds) whose first item changed is not
+    searched for a slide item by item."""
+    if not isinstance(new[0], dict):
+        return 0
+    for k in range(1, min(len(old), SLID_AT_MOST + 1)):
         kept = len(old) - k
         if kept <= len(new) and same(old[k], new[0]) and same(old[k:], new[:kept]):
             return k

@@ -92,7 +92,9 @@ def test_a_window_of_the_last_events_that_slid_on_is_a_take_and_an_append():
     ops = diff(old, new)
     assert ops == [["t", ["events"], 3], ["a", ["events"], new["events"][-3:]]]
     assert apply(json.loads(json.dumps(old)), ops) == new
-    assert diff([1, 2, 3], [2, 3]) == [["t", [], 1]]
+    assert diff([{"n": 1}, {"n": 2}, {"n": 3}], [{"n": 2}, {"n": 3}]) == [["t", [], 1]]
+    # a list of numbers (odds) whose first item changed is compared item by item, not searched
+    assert diff([0.5, 0.0, 0.0, 0.5], [0.0, 0.0, 0.5, 0.5]) == [["s", [0], 0.0], ["s", [2], 0.5]]
 
 
 def test_a_list_sent_by_another_operation_of_the_patch_is_copied_from_there_not_sent_twice():
@@ -123,7 +125,7 @@ def test_a_stream_sends_the_first_state_whole_then_patches_numbered_in_order():
 
 
 def test_two_equal_new_lists_are_sent_once_and_copied_once():
-    old, new = {"a": [0], "b": [0]}, {"a": [1, 2], "b": [1, 2]}
+    old, new = {"a": [0], "b": [0]}, {"a": [{"n": 1}, {"n": 2}], "b": [{"n": 1}, {"n": 2}]}
     ops = diff(old, new)
     assert [op[0] for op in ops] == ["s", "c"]
     assert apply(json.loads(json.dumps(old)), ops) == new

@@ -10,6 +10,7 @@ themselves, and so never count.
 from __future__ import annotations
 
 import re
+import time
 from functools import cache
 from pathlib import Path
 
@@ -417,6 +418,7 @@ def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
         page = playing_page(chromium, server, lang, table.students[seat], mid)
         legal = table.students[seat].api("GET", f"/api/matches/{mid}/").json()["legal"]
         move = first_move or next(a for a in legal if a.get("card") is not None)
+        before = Match.objects.get(pk=mid).seq
         if game == "qtris":  # played on the page: its explanation panel shows the kets of the squares
             page.locator(".qcard[data-card=U]").click()
             page.locator("g.sq.target[data-square='5']").click()
@@ -427,7 +429,11 @@ def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
             page.locator("g.cell[data-square='2']").click()
         else:
             api_act(table.students[seat], mid, move)
-        page.wait_for_function("(seq) => window.matchState() && window.matchState().seq === seq",
+        # the move stored (a click sends it: read the log only once it has grown), then the page has it
+        deadline = time.monotonic() + 10
+        while Match.objects.get(pk=mid).seq == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        page.wait_for_function("(seq) => window.matchState() && window.matchState().seq >= seq",
                                arg=Match.objects.get(pk=mid).seq, timeout=10_000)
         if game == "qtris":
             expect(page.locator(".ex-kets")).to_be_visible()

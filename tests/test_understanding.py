@@ -117,7 +117,9 @@ def test_each_move_is_judged_once_a_new_move_judges_only_itself(session, monkeyp
     moves = actions_from_history(GIFT.split())
     match = play(session, ada, bo, " ".join(GIFT.split()[:5]), end=False)
     seating = understanding.session_seating(session)
-    assert understanding.compact(seating)["students"] == []
+    first = understanding.compact(seating)
+    measurement = [c["key"] for c in first["concepts"]].index("measurement")
+    assert all(row["cells"][measurement] == [0, 0, False] for row in first["students"])  # no cycle yet
     assert len(judged) == 5
     understanding.compact(seating)  # again: nothing judged again
     assert len(judged) == 5
@@ -183,7 +185,8 @@ def test_the_evidence_csv_has_translated_headers_safe_cells_and_every_move(lesso
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
     assert rows[0][0] == "Alumno" and "Concepto" in rows[0]
-    assert len(rows) - 1 == len(understanding.session_understanding(lesson["session"])["moves"]) == 5
+    # the five measurement moves, and Bo's and Cy's spooky marks that linked two entangled groups
+    assert len(rows) - 1 == len(understanding.session_understanding(lesson["session"])["moves"]) == 8
     ada = [r for r in rows[1:] if r[0] == "Ada"]
     assert ada[0][3] == "medición" and ada[0][4] == "idea equivocada"
     assert ada[0][6].endswith(f"/matches/{lesson['matches'][2].pk}/replay/?step=6")
@@ -204,7 +207,8 @@ def test_the_evidence_json_has_plain_keys_and_texts(lesson, teacher_client):
     assert {(e["student"], e["concept"], e["kind"], e["code"]) for e in data["evidence"]} == {
         ("Bo", "measurement", "misconception", "cycle_gift"), ("Di", "measurement", "misconception", "cycle_gift"),
         ("Cy", "measurement", "shows", "collapse_for_me"), ("Ada", "measurement", "misconception", "cycle_gift"),
-        ("Bo", "measurement", "shows", "collapse_for_me")}
+        ("Bo", "measurement", "shows", "collapse_for_me"), ("Bo", "entanglement", "shows", "links_groups"),
+        ("Cy", "entanglement", "shows", "links_groups")}
 
 
 def test_the_printed_report_is_one_a4_page_without_disclosures(lesson, teacher_client):
@@ -259,7 +263,7 @@ def test_a_members_progress_lists_their_evidence_per_concept_and_the_class_per_w
     bo = services.join(session, "Bo", {})
     match = play(session, bo, zoe, GIFT)
     moves = understanding.members_evidence([zoe])
-    assert [(m["code"], m["member"]) for m in moves] == [("cycle_gift", member.pk)]
+    assert [(m["code"], m["member"]) for m in moves] == [("links_groups", member.pk), ("cycle_gift", member.pk)]
     weeks = understanding.weekly_grid(moves, progress._week_of)
     measurement = next(c for c in weeks[0]["cells"] if c["concept"] == "measurement")
     assert (measurement["misconception"], measurement["members"]) == (1, 1)

@@ -110,9 +110,9 @@ def concept_evidence(game: Any, before: State, seat: int, action: Action, after:
             if quiet:
                 found.append(evidence(EVIDENCE_TEXTS, "measurement", "misconception", "cycle_gift", params))
     if a != b and not after.get("collapse"):
-        group = _group_of(before, a)
-        if group and _group_of(before, b) and b not in group["squares"]:
-            n = len(group["moves"]) + len(_group_of(before, b)["moves"]) + 1
+        group, other = _group_of(before, a), _group_of(before, b)
+        if group and other and b not in group["squares"]:
+            n = len(group["moves"]) + len(other["moves"]) + 1
             found.append(evidence(EVIDENCE_TEXTS, "entanglement", "shows", "links_groups",
                                   {"mark": mark, "a": a, "b": b, "n": n}))
     if a != b and _completes(before, a, PLAYERS[seat]) and _completes(before, b, PLAYERS[seat]):

@@ -206,8 +206,19 @@ class MatchConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, Di
             log.warning("match %s: the database is unreachable, move %s refused", self.access.match_id, seq)
             await self.send_error(database_unavailable(), seq)
             return
-        # answer this browser at once, then everyone else through the group
-        await self.send_snapshot(applied.snapshot, applied.events)
+        # answer this browser at once, then everyone else through the group: the move is committed,
+        # so the others hear of it whatever happens to this answer, and this browser is told so
+        try:
+            await self.send_snapshot(applied.snapshot, applied.events)
+        except Exception:
+            log.exception("match %s: move %s was stored but its answer failed", self.access.match_id, seq)
+            await self.send_error(AppError("internal", _(
+                "Your move was saved, but the board could not be redrawn: it is being reloaded.")), seq)
+            try:
+                self.states.restart()
+                await self.send_state()
+            except Exception:  # (the page asks again when it reconnects; the others still hear below)
+                log.exception("match %s: and the reload after it failed", self.access.match_id)
         await self.broadcast(match_changed_message(applied.match_id, applied.snapshot, applied.events,
                                                    sender=self.channel_name))
 

@@ -3,7 +3,8 @@ catalogs follow it. A translation fails here when it uses a forbidden variant of
 its msgid uses the English term, or anywhere for the variants listed under "everywhere"), when
 a msgid uses a required term and its translation has not the chosen word, when a Spanish text
 addresses the student with "usted", when a Polish text says "you" with a masculine-only past
-form, or when a Polish sentence puts a name after a preposition that would decline it."""
+form or a bracket / slash gender form ("został(a)", "wpuszczony(-a)", "gotowy/a"), or when a
+Polish sentence puts a name after a preposition that would decline it."""
 from __future__ import annotations
 
 import json
@@ -83,6 +84,20 @@ def test_a_polish_name_stays_in_the_nominative():
     assert not bad, bad[:8]
 
 
+# "został(a)", "pole(a)", "wpuszczony(-a)", "gotowy/a", "uczeń/uczennica": a word with its other
+# gender (or number) in brackets or after a slash. "%(a)s" is a placeholder (no letter before it).
+PL_BRACKET_FORM = re.compile(r"[^\W\d_]\(-?[^\W\d_]{1,3}\)|\(-[^\W\d_]{1,3}\)|[^\W\d_]{2}/-?(a|o|na|ła|ka|owa)\b"
+                             r"|\buczeń/uczennica\b")
+
+
+def test_no_polish_text_uses_a_bracket_or_slash_gender_form():
+    """Polish says a student's deed without "dołączył(a)": present tense ("dołącza"), an impersonal
+    or passive form ("usunięto"), or a noun ("Zwycięstwo: %(names)s")."""
+    bad = [(msgid[:60], text[:80]) for _d, msgid, texts in entries("pl") for text in texts
+           if PL_BRACKET_FORM.search(text)]
+    assert not bad, f"{len(bad)} Polish texts with a bracket gender form: {bad[:8]}"
+
+
 def test_the_rules_catch_what_they_are_meant_to():
     """The checks themselves: the known errors of the catalogs before the glossary."""
     pl = [re.compile(p, re.I) for p in GLOSSARY["everywhere"]["pl"]["forbidden"]]
@@ -90,6 +105,12 @@ def test_the_rules_catch_what_they_are_meant_to():
     assert any(p.search("Zostaw moją rękę") for p in pl)
     assert any(p.search("Nie zająłeś trasy A–B.") for p in pl)
     assert not any(p.search("Twoja kolej") for p in pl)
+    for wrong in ("%(name)s dołączył(a) z kartą", "nie został(a) wpuszczony(-a)", "wpuszczony (-a)",
+                  "Jesteś gotowy/a?", "mierzy pole(a) 3, 7"):
+        assert PL_BRACKET_FORM.search(wrong), wrong
+    for right in ("pola %(a)s i %(b)s", "%(a)s–%(b)s", "krok %(i)s / %(n)s", "P(biały) = 3/4", "CX(a, b)",
+                  "1/a", "input/output"):
+        assert not PL_BRACKET_FORM.search(right), right
     assert any(p.search("Pulse aquí, usted elige") for p in es)
     control = next(t for t in GLOSSARY["terms"] if t["term"] == "control qubit / square")
     assert re.search(control["forbidden"]["pl"][0], "Pole 3 jest kontrolą twojej CX", re.I)

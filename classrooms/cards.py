@@ -28,7 +28,7 @@ from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from classrooms import codes, names, services
 from classrooms.broadcast import announce_session_changed
@@ -79,7 +79,9 @@ def add_members(classroom: Classroom, text: str) -> list[ClassMember]:
         raise AppError("no_names", gettext("Type at least one nickname, one a line."))
     taken = {n.lower() for n in classroom.members.values_list("nickname", flat=True)}
     if len(taken) + len(lines) > MAX_MEMBERS:
-        raise AppError("too_many", gettext("A class can have at most %(max)d members.") % {"max": MAX_MEMBERS})
+        raise AppError("too_many", ngettext("A class can have at most %(max)d member.",
+                                            "A class can have at most %(max)d members.", MAX_MEMBERS)
+                       % {"max": MAX_MEMBERS})
     problems, seen, cleaned = [], set(), []
     for number, line in enumerate(lines, 1):
         try:

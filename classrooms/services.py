@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from classrooms import codes, names, pairing, standings
 from classrooms.broadcast import announce_session_changed
@@ -151,8 +151,9 @@ def check_room_for(locked: ClassSession) -> None:
     the students not removed (waiting ones too); every row, removed ones too, has a ceiling."""
     counts = locked.participants.aggregate(active=Count("id", filter=Q(removed=False)), rows=Count("id"))
     if counts["active"] >= locked.max_participants or counts["rows"] >= MAX_PARTICIPANT_ROWS:
-        raise AppError("full", gettext("This class session is full (%(n)d students): ask your teacher.")
-                       % {"n": locked.max_participants}, status=403)
+        raise AppError("full", ngettext("This class session is full (%(n)d student): ask your teacher.",
+                                        "This class session is full (%(n)d students): ask your teacher.",
+                                        locked.max_participants) % {"n": locked.max_participants}, status=403)
 
 
 def join(session: ClassSession, raw_name: str, browser_session, *, may_add=None) -> Participant:
@@ -246,7 +247,8 @@ def seat_table(session: ClassSession, participants: list[Participant], bots: int
     if session.status == ClassSession.Status.ENDED:
         raise AppError("ended", gettext("This class session has ended."))
     if len(participants) + bots != size:
-        raise AppError("bad_table", gettext("A table of this game seats %(n)d.") % {"n": size})
+        raise AppError("bad_table", ngettext("A table of this game seats %(n)d player.",
+                                             "A table of this game seats %(n)d players.", size) % {"n": size})
     if not participants:
         raise AppError("bad_table", gettext("Seat at least one student at a table."))
     seated = seated_participant_ids(session)
@@ -473,7 +475,9 @@ def remove_recent(session: ClassSession, minutes) -> int:
                        % {"max": REMOVE_RECENT_MAX_MINUTES})
     ids = list(recent_joins(session, minutes).values_list("pk", flat=True))
     if not ids:
-        raise AppError("nobody_recent", gettext("Nobody joined by name in the last %(n)d minutes.") % {"n": minutes})
+        raise AppError("nobody_recent", ngettext("Nobody joined by name in the last minute.",
+                                                 "Nobody joined by name in the last %(n)d minutes.", minutes)
+                       % {"n": minutes})
     for pid in ids:
         remove_participant(session, pid)
     return len(ids)

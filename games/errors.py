@@ -5,7 +5,7 @@ Engines raise their own ``IllegalAction(code, message)`` (they import no Django)
 """
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from core.errors import STATUS_BY_CODE, AppError, database_unavailable
 from games.engines import IllegalAction, RulesVersionUnsupported
@@ -19,7 +19,7 @@ def from_illegal(exc: IllegalAction) -> AppError:
     try:
         # a parameter that is itself a msgid ("kitten turned right", a game's name, a map's
         # problems) is translated too
-        message = render_refusal(msgid, params, gettext)
+        message = render_refusal(msgid, params, gettext, ngettext)
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         message = exc.message
     return AppError(exc.code, message, 409 if exc.code == "stale" else 400)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engines import abilities_of
 from games.models import Match
@@ -27,7 +27,8 @@ def load_position(match: Match, action_number: int | None = None, *, public: boo
     Raises ``NotScorable`` when the game or the position has no circuit."""
     upto = match.seq if action_number is None else action_number
     if upto < 0 or upto > match.seq:
-        raise NotScorable(gettext("This match has %(seq)s actions; there is no position %(at)s.")
+        raise NotScorable(ngettext("This match has %(seq)s action; there is no position %(at)s.",
+                                   "This match has %(seq)s actions; there is no position %(at)s.", match.seq)
                           % {"seq": match.seq, "at": upto})
     state = state_at(match, upto)
     game = match.engine

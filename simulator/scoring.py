@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop, pgettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from games.engines import NotScorable as EngineNotScorable
 from games.engines import Scorer as EngineScorer
@@ -86,7 +86,7 @@ def scorer_for(game_slug: str, state: Mapping[str, Any], circuit: Any = None) ->
     try:
         return Scorer(game.scorer(state, circuit))  # type: ignore[attr-defined]
     except EngineNotScorable as exc:
-        raise NotScorable(render_refusal(exc.msgid, exc.params, gettext)) from None
+        raise NotScorable(render_refusal(exc.msgid, exc.params, gettext, ngettext)) from None
 
 
 def score_outcome(game_slug: str, bits: str, state: Mapping[str, Any], circuit: Any = None

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.errors import AppError
 from games.models import Match
@@ -68,16 +69,18 @@ def _validate(req: RunRequest, access: StatsAccess) -> tuple[int, str, int, int]
                        % {"backend": req.backend, "choices": ", ".join(Backend.values)})
     action = match.seq if req.action_number is None else req.action_number
     if not isinstance(action, int) or action < 0 or action > match.seq:
-        raise AppError("bad_position", _("This match has %(n)s actions; there is no position %(at)s.")
-                       % {"n": match.seq, "at": action})
+        raise AppError("bad_position", ngettext("This match has %(n)s action; there is no position %(at)s.",
+                                                "This match has %(n)s actions; there is no position %(at)s.",
+                                                match.seq) % {"n": match.seq, "at": action})
     device = (req.device or "").strip()
     shots = 0 if req.backend == Backend.EXACT else req.shots
     if req.backend != Backend.EXACT:
         if not isinstance(shots, int) or not 1 <= shots <= MAX_SHOTS:
             raise AppError("bad_shots", _("shots must be a whole number from 1 to %(max)d.") % {"max": MAX_SHOTS})
         if access.max_shots is not None and shots > access.max_shots:
-            raise AppError("too_many_shots", _("Students may ask for at most %(max)d shots.")
-                           % {"max": access.max_shots})
+            raise AppError("too_many_shots", ngettext("Students may ask for at most %(max)d shot.",
+                                                      "Students may ask for at most %(max)d shots.",
+                                                      access.max_shots) % {"max": access.max_shots})
     if req.backend in (Backend.EXACT, Backend.AER):
         device = ""
     elif req.backend == Backend.AER_NOISY:

@@ -196,7 +196,7 @@ def test_editor_in_a_browser_loads_an_example_validates_and_saves(chromium, serv
     # a broken position pasted as JSON: the engine's error, before saving
     page.fill("#ex-json", json.dumps({**POSITION, "hands": [["U"], ["X"]]}))
     page.click("#ex-validate")
-    expect(page.locator("#ex-result")).to_contain_text("hand 1 has 1 cards, not 4")
+    expect(page.locator("#ex-result")).to_contain_text("hand 1 has 1 card, not 4")
     page.click("#ex-load-json")  # back to a good one from the example list
     page.select_option("#ex-example", "1")
     expect(page.locator("#ex-result")).to_have_attribute("data-state", "ok")

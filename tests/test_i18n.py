@@ -68,8 +68,11 @@ def test_translations_keep_every_placeholder(lang, domain):
         for text in strings:
             if not text:  # untranslated: the test above reports it
                 continue
+            # a plural form may leave out the number ("in the last minute") or say it where
+            # only the English plural does
             if sorted(PLACEHOLDER.findall(text)) != wanted and not (
-                    e.msgid_plural and set(PLACEHOLDER.findall(text)) <= set(wanted)):
+                    e.msgid_plural and set(PLACEHOLDER.findall(text)) <= set(wanted) | set(
+                        PLACEHOLDER.findall(e.msgid_plural))):
                 bad.append((e.msgid, text))
     assert not bad, bad[:5]
 
@@ -705,3 +708,57 @@ def test_eves_measurement_and_its_evidence_count_squares_with_plural_forms(lang,
         evidence = {"squares": "3, 7", "basis": "|0⟩, |1⟩", "ket": "|0⟩"}
         assert "(s)" not in render_text(EVIDENCE_TEXTS, "certain_measurement", evidence, gettext, ngettext)
     assert not [c for c, t in {**EVENT_TEXTS, **EVIDENCE_TEXTS}.items() if "(s)" in t]
+
+
+@pytest.mark.parametrize("lang, forms", [
+    ("pl", {1: "kosztuje 1 kartę", 2: "kosztuje 2 karty", 5: "kosztuje 5 kart", 22: "kosztuje 22 karty"}),
+    ("es", {1: "necesita 1 carta", 2: "necesita 2 cartas", 5: "necesita 5 cartas"}),
+    ("en", {1: "needs 1 ", 2: "needs 2 "}),
+])
+def test_an_engines_refusal_that_counts_takes_the_plural_form_of_the_language(lang, forms):
+    """A refusal that says a number is a text with plural forms (``ngettext_lazy(..., "length")``,
+    as the event texts): a Ticket-to-Ride claim without enough cards says "2 karty", "5 kart",
+    never "kart w liczbie 5"."""
+    from games.engines import IllegalAction, get_game
+    from games.errors import from_illegal
+
+    game = get_game("quantum-ticket-to-ride")
+    state = game.setup(players=2, seed=3)
+    state["hands"] = [[] for _ in state["hands"]]
+    refusals = []
+    for seat in range(2):  # the seat to act is refused for want of cards, the other for its turn
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(state, seat, {"claim": 0})
+        refusals.append(refused.value)
+    exc = next(r for r in refusals if r.code == "not_enough_cards")
+    with translation.override(lang):
+        for n, words in forms.items():
+            again = IllegalAction(exc.code, exc.msgid, {**exc.params, "length": n, "have": 0})
+            assert words in from_illegal(again).message, (n, from_illegal(again).message)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, forms", [
+    ("pl", {1: "ostatniej minuty", 2: "ostatnich 2 minut", 5: "ostatnich 5 minut"}),
+    ("es", {1: "el último minuto", 2: "los últimos 2 minutos", 5: "los últimos 5 minutos"}),
+])
+def test_a_teachers_refusal_that_counts_takes_the_plural_form_of_the_language(lang, forms, classroom):
+    """The app's refusals count with ngettext: "nobody joined in the last minute / 2 minutes", a
+    table "ma 2 miejsca / 5 miejsc", a full session "(1 osoba / 2 osoby / 5 osób)"."""
+    from django.utils.translation import ngettext
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    with translation.override(lang):
+        for n, words in forms.items():
+            with pytest.raises(AppError) as refused:
+                services.remove_recent(session, n)
+            assert words in refused.value.message, refused.value.message
+        with pytest.raises(AppError) as refused:
+            services.seat_table(session, [], bots=3)
+        assert refused.value.message == {"pl": "Stół tej gry ma 2 miejsca.",
+                                         "es": "Una mesa de este juego tiene 2 asientos."}[lang]
+    full = ("This class session is full (%(n)d student): ask your teacher.",
+            "This class session is full (%(n)d students): ask your teacher.")
+    with translation.override("pl"):
+        assert [ngettext(*full, n) % {"n": n} for n in (1, 2, 5)] == [
+            f"Ta sesja zajęć jest pełna ({w}): zapytaj nauczyciela." for w in ("1 osoba", "2 osoby", "5 osób")]

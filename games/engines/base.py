@@ -212,7 +212,9 @@ class IllegalAction(Exception):
         raise IllegalAction("classical_square", gettext_noop("square %(square)s is classical"),
                             {"square": s})
 
-    ``message`` is then the English text with the values filled in. A parameter may itself be
+    ``message`` is then the English text with the values filled in. A message that counts
+    something has plural forms (``ngettext_lazy(singular, plural, "need")``: the number in param
+    ``need`` picks the form, three in Polish, never "card(s)"). A parameter may itself be
     a text to translate: a msgid string, a ``(msgid, params)`` pair, or a list of those (joined
     by "; "); see ``render_refusal``. Every msgid is marked with ``gettext_noop`` (never an
     f-string: ``tests/test_engine_conformance.py`` checks every refusal is a registered msgid).
@@ -231,22 +233,24 @@ class IllegalAction(Exception):
 
 
 def render_refusal(msgid: str, params: Mapping[str, Any] | None,
-                   translate=lambda text: text) -> str:
+                   translate=lambda text: text, ntranslate=None) -> str:
     """The text of a refusal, each msgid passed through ``translate`` (English by default;
-    ``games.errors.from_illegal`` passes gettext): a string parameter is translated as a msgid
+    ``games.errors.from_illegal`` passes gettext), a msgid with plural forms (``Plural``) through
+    ``ntranslate(singular, plural, n)`` (ngettext): a string parameter is translated as a msgid
     when the catalog has it (a game's name), a ``(msgid, params)`` pair is rendered the same way,
     a list is joined by "; "."""
 
     def value(v: Any) -> Any:
         if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], Mapping):
-            return render_refusal(v[0], v[1], translate)
+            return render_refusal(v[0], v[1], translate, ntranslate)
         if isinstance(v, list):
             return "; ".join(str(value(x)) for x in v)
         return translate(v) if isinstance(v, str) and v else v
 
+    text = _plural_form(msgid, params or {}, ntranslate) if isinstance(msgid, Plural) else translate(msgid)
     if not params:
-        return translate(msgid)
-    return translate(msgid) % {k: value(v) for k, v in params.items()}
+        return text
+    return text % {k: value(v) for k, v in params.items()}
 
 
 @dataclass(frozen=True)
@@ -499,17 +503,20 @@ def render_text(texts: Mapping[str, str], code: str, params: Mapping[str, Any],
         return v
 
     text = texts[code]
-    if isinstance(text, Plural):
-        if text.counted.startswith("#"):  # how many entries: "3, 7" -> 2
-            entries = params.get(text.counted[1:])
-            n = len(entries) if isinstance(entries, list) else len(str(entries).split(","))
-        else:
-            number = params.get(text.counted)
-            n = number if isinstance(number, int) else int(number) if isinstance(number, str) and number.isdigit() else 2
-        chosen = ntranslate(text.singular, str(text), n) if ntranslate else text.singular if n == 1 else str(text)
-    else:
-        chosen = translate(text)
+    chosen = _plural_form(text, params, ntranslate) if isinstance(text, Plural) else translate(text)
     return chosen % {k: value(v) for k, v in params.items()}
+
+
+def _plural_form(text: Plural, params: Mapping[str, Any], ntranslate=None) -> str:
+    """The form of ``text`` the number in its counted param asks for: ``ntranslate(singular,
+    plural, n)`` in the reader's language, the English form without it."""
+    if text.counted.startswith("#"):  # how many entries: "3, 7" -> 2
+        entries = params.get(text.counted[1:])
+        n = len(entries) if isinstance(entries, list) else len(str(entries).split(","))
+    else:
+        number = params.get(text.counted)
+        n = number if isinstance(number, int) else int(number) if isinstance(number, str) and number.isdigit() else 2
+    return ntranslate(text.singular, str(text), n) if ntranslate else text.singular if n == 1 else str(text)
 
 
 def event(texts: Mapping[str, str], type_: str, code: str, params: Mapping[str, Any] | None = None,

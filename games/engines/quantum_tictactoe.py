@@ -74,6 +74,7 @@ from .base import (
     is_int,
     message,
     moment,
+    ngettext_lazy,
     public,
     render_text,
 )
@@ -435,7 +436,8 @@ class QuantumTicTacToe(Engine):
         for s in (a, b):
             if len(self.spooky_marks(state, s)) >= MAX_SPOOKY:
                 raise IllegalAction("square_full",
-                                    gettext_noop("square %(square)s already holds %(n)s spooky marks"),
+                                    ngettext_lazy("square %(square)s already holds %(n)s spooky mark",
+                                                  "square %(square)s already holds %(n)s spooky marks", "n"),
                                     {"square": s, "n": MAX_SPOOKY})
         return [a, b]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import IllegalAction, gettext_noop
+from ..base import IllegalAction, gettext_noop, ngettext_lazy
 from .cards import COMPONENTS, ENGINE_DECK, EVENT_CARDS, LOSS_INDEX, PROBE, START_INDEX
 from .planets import ENTANGLION, ENTANGLION_PLANETS, PLANETS, SHIPS
 
@@ -93,7 +93,8 @@ def parse(options: Any, variant: str) -> dict:
     deck = Counter(ENGINE_DECK)
     for card, k in used.items():
         if k > deck[card]:
-            raise _bad(gettext_noop("There are only %(n)s %(card)s engine cards, the options use %(k)s."),
+            raise _bad(ngettext_lazy("There is only %(n)s %(card)s engine card, the options use %(k)s.",
+                                     "There are only %(n)s %(card)s engine cards, the options use %(k)s.", "n"),
                        n=deck[card], card=card, k=k)
     if "event_deck" in options:
         out["event_deck"] = _card_list(options["event_deck"], "event_deck", EVENT_CARDS)

@@ -52,6 +52,7 @@ from games.engines.base import (
     gettext_noop,
     is_int,
     message,
+    ngettext_lazy,
 )
 from games.engines.contract import Engine
 from games.engines.schema import (
@@ -334,7 +335,8 @@ class QTris(Engine):
             hands = [check_cards(h, f"hands[{i}]") for i, h in enumerate(hands)]
             for i, h in enumerate(hands):
                 if len(h) != HAND_SIZE:
-                    raise _illegal("bad_hands", gettext_noop("hand %(hand)s has %(n)s cards, not %(size)s"),
+                    raise _illegal("bad_hands", ngettext_lazy("hand %(hand)s has %(n)s card, not %(size)s",
+                                                             "hand %(hand)s has %(n)s cards, not %(size)s", "n"),
                                    {"hand": i + 1, "n": len(h), "size": HAND_SIZE})
         if deck is not None:
             deck = check_cards(deck, "deck")

@@ -22,6 +22,7 @@ from ..base import (
     is_int,
     message,
     moment,
+    ngettext_lazy,
     public,
     render_text,
 )
@@ -138,8 +139,10 @@ class QuantumTicketToRide(Engine):
         pool = [m for m in game_map["missions"] if variant == "mixed" or m["level"] == variant]
         if len(pool) < players:
             raise IllegalAction("not_enough_missions",
-                                gettext_noop("This map has %(count)s %(level)s missions: not "
-                                             "enough for %(players)s players."),
+                                ngettext_lazy("This map has %(count)s %(level)s mission: not "
+                                              "enough for %(players)s players.",
+                                              "This map has %(count)s %(level)s missions: not "
+                                              "enough for %(players)s players."),
                                 {"count": len(pool), "level": variant, "players": players})
         pile = [g for g in register.GATE_NAMES for _ in range(COPIES)]
         chance(seed, 0, "deck").shuffle(pile)
@@ -359,8 +362,9 @@ def _check_move(state: State, seat: int, key: str, value: Any) -> tuple:
         raise IllegalAction("already_acted", gettext_noop(
             "You have drawn or claimed this turn: run a path or end the turn."))
     if key == "draw" and not _can_draw(state, seat):
-        raise IllegalAction("cannot_draw", gettext_noop(
-            "You cannot draw: the pile is empty or your hand holds %(limit)s cards."),
+        raise IllegalAction("cannot_draw", ngettext_lazy(
+            "You cannot draw: the pile is empty or your hand holds %(limit)s card.",
+            "You cannot draw: the pile is empty or your hand holds %(limit)s cards.", "limit"),
             {"limit": HAND_LIMIT})
     if key == "pass" and state["step"] == "act" and (_can_draw(state, seat) or _claimable(state, seat)):
         raise IllegalAction("must_act", gettext_noop(
@@ -381,8 +385,10 @@ def _check_claim(state: State, seat: int, r: int) -> int:
     have = state["hands"][seat].count(route["gate"])
     if have < route["length"]:
         raise IllegalAction("not_enough_cards",
-                            gettext_noop("%(a)s–%(b)s needs %(length)s %(gate)s cards; you "
-                                         "hold %(have)s."),
+                            ngettext_lazy("%(a)s–%(b)s needs %(length)s %(gate)s card; you "
+                                          "hold %(have)s.",
+                                          "%(a)s–%(b)s needs %(length)s %(gate)s cards; you "
+                                          "hold %(have)s.", "length"),
                             {"a": route["a"], "b": route["b"], "length": route["length"],
                              "gate": route["gate"], "have": have})
     return r

@@ -112,6 +112,11 @@ def test_the_rules_catch_what_they_are_meant_to():
                   "1/a", "input/output"):
         assert not PL_BRACKET_FORM.search(right), right
     assert any(p.search("Pulse aquí, usted elige") for p in es)
+    for wrong in ("han pillado a las naves", "coge dos cartas", "La disparo 3", "el %(p)s%% de las disparos",
+                  "los ejecuciones"):  # a verb or a noun the pattern replacement left behind
+        assert any(p.search(wrong) for p in es), wrong
+    for right in ("recoger un componente", "escoge una casilla", "la mesa", "los disparos"):
+        assert not any(p.search(right) for p in es), right
     control = next(t for t in GLOSSARY["terms"] if t["term"] == "control qubit / square")
     assert re.search(control["forbidden"]["pl"][0], "Pole 3 jest kontrolą twojej CX", re.I)
     seat = next(t for t in GLOSSARY["terms"] if t["term"] == "seat")

@@ -1,6 +1,7 @@
 """Languages in the browser: under Spanish and Polish, no page of a whole class session
 shows an English string of the app — home, join, lobby, each game's page with its events and
-result, each replay, the teacher's dashboard, report and statistics.
+result, each replay and rules page (all five games), the CSV exports, the teacher's dashboard,
+report and statistics.
 
 A page "shows English" when a visible text node is, or contains, an English msgid of the
 catalogs (locale/*/django.po, djangojs.po) whose translation differs: names, numbers, kets and
@@ -9,6 +10,8 @@ themselves, and so never count.
 """
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 from functools import cache
@@ -37,9 +40,11 @@ from tests.test_board_phone_keyboard_browser import api_act
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 GAMES = [("qtris", "basic", {}), ("quantum-tictactoe", "basic", {}),
-         ("quantum-poker", "classic", {"physics_mode": True})]
+         ("quantum-poker", "classic", {"physics_mode": True}), ("entanglion", "easy", {}),
+         ("quantum-ticket-to-ride", "basic", {"map": small_map()})]
 PLACEHOLDER = re.compile(r"%\(\w+\)[-#0 +]*\d*(?:\.\d+)?[sdrf]|%[sd]")
 LOCALES = {"es": "es-ES", "pl": "pl-PL"}
+RULES_DRAWN = "#rules[data-drawn=true]"  # a rules page whose examples are drawn
 
 VISIBLE_TEXTS = """() => {
   const out = [];
@@ -83,9 +88,14 @@ def english_patterns(lang: str) -> tuple[set[str], list[tuple[str, str]]]:
 
 
 def english_on(page, lang: str) -> list[str]:
+    return english_in(page.evaluate(VISIBLE_TEXTS), lang)
+
+
+def english_in(texts, lang: str) -> list[str]:
+    """The texts (a page's, a CSV's cells) that are or hold an English msgid ``lang`` translates."""
     whole, parts = english_patterns(lang)
     found = []
-    for text in page.evaluate(VISIBLE_TEXTS):
+    for text in texts:
         if text in whole:
             found.append(text)
             continue
@@ -138,10 +148,10 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
     student.goto(server.url + "/join/")
     check(student, "join")
 
-    matches = {}
+    matches, sessions = {}, {}
     session = None
     for number, (game, variant, options) in enumerate(GAMES, start=1):
-        session = services.open_session(classroom, game, variant=variant, options=options)
+        session = sessions[game] = services.open_session(classroom, game, variant=variant, options=options)
         student.goto(server.url + f"/join/?code={session.join_code}")
         student.fill("input[name=name]", "Zoë")
         student.click("button[type=submit]")
@@ -159,6 +169,9 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
         student.click("#last")
         expect(student.locator("#step-text")).not_to_be_empty()
         check(student, f"replay ({game})")
+        student.goto(server.url + f"/games/{game}/rules/")
+        expect(student.locator(RULES_DRAWN)).to_have_count(1, timeout=10_000)
+        check(student, f"rules ({game})")
 
     teacher_page = chromium.new_context(locale=LOCALES[lang], viewport={"width": 1400, "height": 1000}).new_page()
     teacher_page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -176,6 +189,19 @@ def test_no_page_of_a_class_session_shows_english(chromium, server, teacher, lan
         with translation.override(lang):
             wanted = [bot_level_name(level) for level in bot_levels(slug)]
         expect(teacher_page.locator("#id_bot_level option")).to_have_text(wanted)
+    # the CSV exports of every game's session and the class's progress: no English cell
+    exports = {f"{game}: {kind}": f"/teacher/sessions/{s.pk}/{page}/?format={fmt}" for game, s in sessions.items()
+               for kind, page, fmt in (("results CSV", "report", "csv"), ("evidence CSV", "report", "evidence-csv"),
+                                       ("statistics CSV", "statistics", "csv"))}
+    exports["class progress CSV"] = f"/teacher/classes/{classroom.pk}/progress/?format=csv"
+    for name, url in exports.items():
+        response = teacher_page.request.get(server.url + url, headers={"Accept-Language": lang})
+        assert response.ok and response.text().startswith("\ufeff"), name
+        rows = list(csv.reader(io.StringIO(response.text()[1:]), delimiter=";"))
+        if name.endswith("statistics CSV"):  # its bot and side columns keep their neutral keys (random, white)
+            rows = [row[:3] + row[5:] for row in rows]
+        cells = [c for row in rows for c in row]
+        pages[name] = english_in([c.strip() for c in cells if c.strip()], lang)
     teacher_page.goto(server.url + f"/teacher/sessions/{session.pk}/")
     expect(teacher_page.locator("#tables .table-card")).to_have_count(1)
     check(teacher_page, "dashboard")
@@ -402,7 +428,7 @@ def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
     """QTris, quantum tic-tac-toe and QuantumPoker while they are played (a move made, its news
     said, its explanation shown), with a bot seated by the class session: no English msgid of
     the catalogs and none of the words once built from literals (PLAY_ENGLISH); Entanglion's
-    dice panel. (The exports: tests/test_i18n.py.)"""
+    dice panel. (The exports and the rules pages: test_no_page_of_a_class_session_shows_english.)"""
     from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
 
     pages: dict[str, list[str]] = {}

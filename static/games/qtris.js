@@ -105,7 +105,13 @@ function drawSquareTiles(g, cell, cx, cy, opts = {}) {
     // a "stack": a shadow tile behind each member
     sub.append(svg("circle", { cx: x + 4, cy: y + 4, r, class: "stack-shadow" }));
     drawMember(sub, m, x, y, r);
-    sub.append(svg("text", { x, y: y + r + 14, class: "weight", "text-anchor": "middle" }, m.weight));
+    // its weight: the exact number; on a phone, where the label is drawn larger (12 CSS px at
+    // least), a long one ("(2+√3)/4") would run into its neighbour's, so it reads as a percentage
+    const weight = svg("text", { x, y: y + r + 14, class: "weight", "text-anchor": "middle" });
+    const long = String(m.weight).length > 3 && typeof m.p === "number";
+    weight.append(svg("tspan", { class: long ? "w-exact w-long" : "w-exact" }, m.weight));
+    if (long) weight.append(svg("tspan", { class: "w-short" }, m.p > 0 && m.p < 0.005 ? "<1%" : pct(m.p)));
+    sub.append(weight);
     g.append(sub);
   });
 }

@@ -59,11 +59,18 @@ export function ensureStylesheet(href) {
 // 320 px screen); this sets `--svg-scale` on the root (CSS px per user unit, followed as the
 // board is resized), which the boards' stylesheets use as
 // `font-size: max(13px, calc(12.5px / var(--svg-scale, 1)))`: the size designed for a laptop,
-// and never under 12 CSS px on screen.
+// and never under 12 CSS px on screen. A drawing made anew at each render (Entanglion's detection
+// track) starts at the scale its predecessor of the same class had, not at 1 until measured.
+const lastScale = new Map();
 export function readableText(root) {
+  const kind = root.getAttribute("class") || "";
+  if (lastScale.has(kind)) root.style.setProperty("--svg-scale", lastScale.get(kind));
   const update = () => {
     const m = root.getScreenCTM && root.getScreenCTM();
-    if (m && m.a > 0) root.style.setProperty("--svg-scale", String(Math.sqrt(Math.abs(m.a * m.d - m.b * m.c))));
+    if (!(m && m.a > 0)) return;
+    const scale = String(Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)));
+    root.style.setProperty("--svg-scale", scale);
+    lastScale.set(kind, scale);
   };
   if (typeof ResizeObserver !== "undefined") new ResizeObserver(update).observe(root);
   requestAnimationFrame(update);

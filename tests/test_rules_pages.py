@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import polib
 import pytest
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.engines import get_game, list_games
-from games.engines.guide import Guide, example_before
+from games.engines.guide import Guide, example_before, example_states
 from games.event_text import localize_view
 from games.how_to_play import rules_page
 
@@ -147,3 +148,125 @@ def test_the_play_page_lobby_and_projector_point_to_the_rules(teacher_user):
     assert rules_url in screen
     lobby_template = (settings.BASE_DIR / "templates" / "classrooms" / "lobby.html").read_text()
     assert "games:rules" in lobby_template
+
+
+# --------------------------------------------------------------------------- Ticket-to-Ride's gates
+# Every gate card has a worked example (a run along one route of that gate) whose text says what
+# the gate did to the state, exactly, global phase included: checked against the engine's run and
+# against an independent numpy sum (these matrices, q0 leftmost, CNOT q0 → q1).
+
+TTR = "quantum-ticket-to-ride"
+R2 = 1 / np.sqrt(2)
+ONE_QUBIT = {"0": np.array([1, 0], complex), "1": np.array([0, 1], complex),
+             "+": np.array([R2, R2], complex), "−": np.array([R2, -R2], complex)}
+TWO_QUBIT = {"Φ+": np.array([R2, 0, 0, R2], complex)}
+GATES = {"I": np.eye(2), "X": np.array([[0, 1], [1, 0]]), "Y": np.array([[0, -1j], [1j, 0]]),
+         "Z": np.array([[1, 0], [0, -1]]), "H": np.array([[1, 1], [1, -1]]) * R2}
+CNOT = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]])  # |q0 q1⟩, q0 controls
+COEFFICIENTS = {"": 1, "−": -1, "i": 1j, "−i": -1j}
+
+
+def ket_vector(text: str) -> np.ndarray:
+    """A ket as the guide writes it: ``−i|−⟩``, ``|1⟩``, ``|+0⟩`` (q0 first), ``|Φ+⟩``,
+    ``(|00⟩+|11⟩)/√2``; a one-qubit ket is q0 alone."""
+    m = re.fullmatch(r"\((.+)\)/√2", text)
+    if m:
+        terms = re.findall(r"([+−]?i?)\|([01]{2})⟩", m[1])
+        assert "".join(f"{c}|{b}⟩" for c, b in terms) == m[1], text
+        psi = np.zeros(4, complex)
+        for coef, bits in terms:
+            psi[int(bits, 2)] += COEFFICIENTS[coef.lstrip("+")] * R2
+        return psi
+    m = re.fullmatch(r"(−?i?)\|([^⟩]+)⟩", text)
+    assert m, f"not a ket: {text!r}"
+    coef, name = COEFFICIENTS[m[1]], m[2]
+    if name in TWO_QUBIT:
+        return coef * TWO_QUBIT[name]
+    if len(name) == 2:
+        return coef * np.kron(ONE_QUBIT[name[0]], ONE_QUBIT[name[1]])
+    return coef * ONE_QUBIT[name]
+
+
+def gate_examples() -> dict:
+    """``{gate: example}``: the examples whose map is one route of that gate."""
+    out = {}
+    for e in get_game(TTR).how_to_play.examples():
+        routes = e.options["map"]["routes"]
+        if len(routes) == 1 and "run" in e.action:
+            assert routes[0]["gate"] not in out, routes[0]["gate"]
+            out[routes[0]["gate"]] = e
+    return out
+
+
+def claims(gate: str, text: str) -> tuple[str, list[str]]:
+    """``("+", ["−i|−⟩"])`` from ``... Y|+⟩ = −i|−⟩, ...``: the state the gate acts on and
+    every value the text gives the result (``= a = b``)."""
+    m = re.search(rf"\b{gate}\|([^⟩]+)⟩((?: = [^ ,]+)+)", text)
+    assert m, f"{gate}: the text names no '{gate}|ψ⟩ = ...': {text!r}"
+    return m[1], [v.rstrip(".") for v in m[2].split(" = ")[1:]]
+
+
+def test_every_gate_card_of_ticket_to_ride_has_a_worked_example():
+    from games.engines.quantum_ticket_to_ride.register import GATE_NAMES
+
+    assert sorted(gate_examples()) == sorted(GATE_NAMES)
+    assert set(GATES) | {"CNOT"} == set(GATE_NAMES)
+
+
+@pytest.mark.parametrize("gate", ["I", "X", "Y", "Z", "H", "CNOT"])
+def test_a_gate_examples_text_says_exactly_what_the_engine_did(gate):
+    game = get_game(TTR)
+    example = gate_examples()[gate]
+    before, after, events = example_states(game, example)
+    # the after is the engine's own: the run applied to the before
+    assert after == game.apply(before, example.seat, example.action)[0]
+    assert before["owners"] == [example.seat] and before["step"] == "run" and not before["runs"]
+    mission = before["missions"][example.seat]
+    assert [mission["start"], mission["target"]] == example.action["run"]
+    run = after["runs"][-1]
+    assert run["gates"] == [gate] and run["match"] is True
+    engine = np.array([complex(re_, im) for re_, im in run["amplitudes"]])
+    # independently: the mission's initial state (q1 in |0⟩), then the gate
+    initial = np.kron(ONE_QUBIT[mission["initial_state"].replace("-", "−")], ONE_QUBIT["0"])
+    expected = (CNOT if gate == "CNOT" else np.kron(GATES[gate], np.eye(2))) @ initial
+    assert np.allclose(engine, expected, atol=1e-9), (gate, engine, expected)
+    # the text: the gate acts on the mission's initial state and gives exactly that, phase and all
+    text = example.text
+    acted_on, values = claims(gate, text)
+    given = ket_vector(f"|{acted_on}⟩")
+    if given.size == 2:
+        given = np.kron(given, ONE_QUBIT["0"])
+    assert np.allclose(given, initial), (gate, acted_on)
+    for value in values:
+        psi = ket_vector(value)
+        if psi.size == 2:
+            psi = np.kron(psi, ONE_QUBIT["0"])
+        assert np.allclose(psi, expected, atol=1e-9), f"{gate}: the text says {value}, the state is {expected}"
+    assert not re.search(r"(?<![\d/√.])1i\||−1\|", text), text
+    # the first seat's own view of the after shows the run's state (the board draws it)
+    view = game.view(after, example.view_seat)
+    assert view["runs"][-1]["ket"] == run["ket"] and view["winning_run"]["gates"] == [gate]
+    assert any(e.get("type") == "run" for e in events)
+
+
+def test_y_on_plus_is_minus_i_minus_not_minus():
+    """The phase the brief insists on: Y|+⟩ = −i|−⟩ (a |−⟩ only up to a global phase)."""
+    _acted_on, values = claims("Y", gate_examples()["Y"].text)
+    assert values == ["−i|−⟩"]
+    assert not np.allclose(ket_vector("|−⟩"), GATES["Y"] @ ONE_QUBIT["+"])
+    assert np.allclose(ket_vector("−i|−⟩"), GATES["Y"] @ ONE_QUBIT["+"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_gate_examples_keep_their_exact_states_in_spanish_and_polish(lang):
+    po = catalog(lang)
+    for gate, example in gate_examples().items():
+        entry = po.find(example.text)
+        assert entry is not None and entry.msgstr, (lang, gate)
+        assert claims(gate, entry.msgstr) == claims(gate, example.text), (lang, gate, entry.msgstr)
+
+
+def test_ticket_to_ride_states_the_order_of_a_gate_sequence_once():
+    _response, html = read(TTR, "en")
+    words = page_words(html)
+    assert words.count("X → H means X first, then H") == 1

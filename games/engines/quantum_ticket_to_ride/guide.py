@@ -1,7 +1,12 @@
 """How to play Quantum Ticket-to-Ride: the rules page (``guide.Guide``), in the words of
 ``docs/rules/quantum-ticket-to-ride.md``. The examples play a small map made for them (the rules'
 Berlin → Munich → Vienna → Rome example, where H → Z → H turns |0⟩ into |1⟩); seed 167 deals
-Player 1 that mission and the cards to claim its three routes in four turns."""
+Player 1 that mission and the cards to claim its three routes in four turns.
+
+Each gate card has its own worked example on a two-city map (``gate_map``): Player 1 holds a
+mission Madrid → Toledo, has claimed the one route, of that gate, and runs it; the text says
+what the gate did to the state, exactly (global phase included: Y|+⟩ = −i|−⟩), and
+``tests/test_rules_pages.py`` checks it against the engine and an independent numpy sum."""
 from __future__ import annotations
 
 from ..base import gettext_noop
@@ -35,6 +40,41 @@ SEED = 167
 # Player 1 claims Vienna–Rome
 GAME_SO_FAR = ((0, {"claim": 0}), (0, {"pass": True}), (1, {"draw": True}), (0, {"claim": 1}),
                (0, {"pass": True}), (1, {"claim": 3}), (1, {"pass": True}), (0, {"claim": 2}))
+
+
+#: per gate card: (the mission's initial state, its target, its qubits, its level, the seed that
+#: gives Player 1 the first turn, the mission Madrid → Toledo and a card of the gate)
+GATE_EXAMPLES = {
+    "I": ("0", "0", 1, "basic", 7),
+    "X": ("0", "1", 1, "basic", 0),
+    "Y": ("+", "-", 1, "intermediate", 0),
+    "Z": ("+", "-", 1, "intermediate", 0),
+    "H": ("0", "+", 1, "intermediate", 13),
+    "CNOT": ("+", "Phi+", 2, "advanced", 0),
+}
+
+
+def gate_map(gate: str) -> dict:
+    """Two cities joined by one route of ``gate`` (length 1) and two missions along it, one
+    each way, both a match for that gate."""
+    initial, target, qubits, level, _seed = GATE_EXAMPLES[gate]
+    mission = {"initial_state": initial, "target_state": target, "qubits": qubits, "level": level}
+    return {
+        "name": f"{gate} route",
+        "description": f"Madrid to Toledo by one {gate} route.",
+        "cities": [{"name": "Madrid", "x": 420, "y": 300}, {"name": "Toledo", "x": 220, "y": 380}],
+        "routes": [{"a": "Madrid", "b": "Toledo", "gate": gate, "length": 1}],
+        "missions": [{"id": "MADRID-TOLEDO", "start": "Madrid", "target": "Toledo", **mission},
+                     {"id": "TOLEDO-MADRID", "start": "Toledo", "target": "Madrid", **mission}],
+    }
+
+
+def _gate(gate: str, title: str, text: str) -> Example:
+    """Player 1 has claimed the ``gate`` route Madrid–Toledo and runs it."""
+    _initial, _target, _qubits, level, seed = GATE_EXAMPLES[gate]
+    return Example(title, text, action={"run": ["Madrid", "Toledo"]}, seat=0,
+                   moves=((0, {"claim": 0}),), seed=seed, variant=level,
+                   options={"map": gate_map(gate)}, view_seat=0)
 
 
 def _at(title: str, text: str, upto: int, seat: int, action: dict) -> Example:
@@ -89,11 +129,31 @@ GUIDE = Guide(sections=(
                 len(GAME_SO_FAR), 0, {"run": ["Berlin", "Munich", "Vienna", "Rome"]}),
         )),
     )),
-    Section(gettext_noop("The gates"), items=(
+    Section(gettext_noop("The gates"), paragraphs=(
+        gettext_noop("Gates are written in the order they act: X → H means X first, then H (the "
+                     "operator product is H·X)."),
+    ), items=(
         gettext_noop("I does nothing; X flips |0⟩ and |1⟩; Z flips |+⟩ and |−⟩; Y does both."),
         gettext_noop("H turns |0⟩ into |+⟩ and |1⟩ into |−⟩, and back."),
         gettext_noop("CNOT on a superposed mission qubit entangles it with the second qubit: a one-qubit "
                      "mission then cannot match exactly."),
+    ), sections=(
+        # each example: Player 1 runs Madrid → Toledo along one route of the gate
+        Section("I", examples=(_gate("I", gettext_noop("I on |0⟩"), gettext_noop(
+            "Player 1 runs the mission qubit from Madrid to Toledo along the I route: I|0⟩ = |0⟩, "
+            "the qubit stays as it was.")),)),
+        Section("X", examples=(_gate("X", gettext_noop("X on |0⟩"), gettext_noop(
+            "Along the X route the mission qubit flips: X|0⟩ = |1⟩.")),)),
+        Section("Y", examples=(_gate("Y", gettext_noop("Y on |+⟩"), gettext_noop(
+            "Along the Y route the mission qubit flips with a phase: Y|+⟩ = −i|−⟩, which is |−⟩ up "
+            "to a global phase that no measurement sees, so the run matches the target |−⟩.")),)),
+        Section("Z", examples=(_gate("Z", gettext_noop("Z on |+⟩"), gettext_noop(
+            "Along the Z route the sign of the |1⟩ part flips: Z|+⟩ = |−⟩.")),)),
+        Section("H", examples=(_gate("H", gettext_noop("H on |0⟩"), gettext_noop(
+            "Along the H route the mission qubit goes into an equal superposition: H|0⟩ = |+⟩.")),)),
+        Section("CNOT", examples=(_gate("CNOT", gettext_noop("CNOT on |+0⟩"), gettext_noop(
+            "Along the CNOT route the mission qubit q0, in |+⟩, controls the second qubit q1, in "
+            "|0⟩, and entangles them: CNOT|+0⟩ = (|00⟩+|11⟩)/√2 = |Φ+⟩.")),)),
     )),
     Section(gettext_noop("Variants"), items=(
         gettext_noop("Basic: one-qubit missions between |0⟩ and |1⟩."),

@@ -44,6 +44,9 @@ CASES = [
 # route claimed, a roll, an exchange, a measurement...) and at the last, as its slider shows them:
 # text under 12 CSS px and a page wider than the phone, with the step where they were found (the
 # targets are the same at every step: the whole check runs at the first and the last step)
+# until the page has been painted twice: a board's scale, which its SVG text follows
+# (``readableText`` in static/js/svg.js), is measured as it is first laid out, before it is shown
+PAINTED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 EVERY_KIND_OF_STEP = """([minText, width]) => {
   const frames = JSON.parse(document.getElementById("frames").textContent);
   const kinds = new Map();
@@ -133,6 +136,7 @@ def test_after_the_game_a_phone_reads_at_12_px_and_taps_at_24(chromium, server, 
     assert_phone_friendly(page, f"{game}: the teacher watching the finished table ({lang})")
     page.goto(f"{server.url}/matches/{match.pk}/replay/")
     wait_for_boot(page)
+    page.evaluate(PAINTED)
     checked = page.evaluate(EVERY_KIND_OF_STEP, [MIN_TEXT, size["width"]])
     assert checked["steps"] >= 3, checked
     assert not checked["found"], f"{game}: the replay on a {size['width']} px phone ({lang}):\n" + "\n".join(checked["found"])

@@ -7,7 +7,7 @@
 // board still works: legal targets come from payload.legal, no hover preview.
 import { _, nt, tr } from "../js/i18n.js";
 import { ensureStylesheet, h, readableText, svg } from "../js/svg.js";
-import { tapped } from "../js/touch.js";
+import { pressWatch, tapped } from "../js/touch.js";
 const CELL = 150;
 const R = 44; // tile radius
 const LINES = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
@@ -182,11 +182,8 @@ export function createBoard(root, { act, preview, promptChanged = () => {}, say 
   });
   // (a finger leaves the board whenever it lifts: its preview stays until the next tap)
   board.addEventListener("pointerleave", (e) => { if (last && e.pointerType !== "touch") onLeave(); });
-  board.addEventListener("pointerdown", () => { pressing = true; }, true);
-  // (a tap's focus comes after pointerup, with the compatibility mouse events: wait for its click)
-  board.addEventListener("click", () => setTimeout(() => { pressing = false; }), true);
-  board.addEventListener("pointercancel", () => { pressing = false; }, true);
-  board.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }, 700), true);
+  // a finger or a button is down: the focus it brings is not a keyboard's (static/js/touch.js)
+  const pressing = pressWatch(board);
   // clicks are delegated too: on a touch screen the tap's own hover redraws the squares between
   // finger down and up, and the click then lands on the board, not on the (replaced) square
   board.addEventListener("click", (e) => {
@@ -208,7 +205,6 @@ export function createBoard(root, { act, preview, promptChanged = () => {}, say 
   const cache = new Map(); // seq:key -> promise of reply
   let measureTimer = [];
   let drawing = false; // a redraw replaces the squares: their blur is not the player's
-  let pressing = false; // a finger or a button is down: the focus it brings is not a keyboard's
   let settleEnd = 0; // when the measurement animation of the last new state ends
 
   const legal = () => (last && last.legal) || [];
@@ -243,8 +239,16 @@ export function createBoard(root, { act, preview, promptChanged = () => {}, say 
 
   // ------------------------------------------------------------ hover & preview
 
+  // the armed play (a tap's) is the one previewed: a preview of another square (a hover, a focus:
+  // the keyboard's, or the page's own when it puts the focus back after a new state) disarms it,
+  // so that one tap never plays what the board is not showing
+  function disarmUnless(sq) {
+    const action = sq === null ? null : actionFor(sq);
+    if (armed && !(action && actKey(action) === armed)) { armed = null; promptChanged(); }
+  }
   function onHover(sq) {
     if (hover === sq) return;
+    disarmUnless(sq);
     hover = sq;
     hoverReply = null;
     if (!card || !mine()) { drawBoard(false); renderPreview(); return; }
@@ -264,6 +268,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {}, say 
   }
   function onLeave() {
     if (hover === null) return;
+    disarmUnless(null);
     hover = null;
     hoverReply = null;
     drawBoard(false);
@@ -475,7 +480,7 @@ export function createBoard(root, { act, preview, promptChanged = () => {}, say 
       g.append(svg("title", {}, label));
       g.addEventListener("keydown", (e) => onKey(e, sq));
       // a focused square previews exactly like a hovered one
-      g.addEventListener("focus", () => { if (last && !pressing && !drawing) onHover(sq); });
+      g.addEventListener("focus", () => { if (last && !pressing() && !drawing) onHover(sq); });
       // leaving the board by keyboard ends the preview (moving to another square replaces it)
       // (a tapped preview stays while its Play button is pressed)
       g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (last && hover === sq && !armed && !board.contains(document.activeElement)) onLeave(); }); });

@@ -2,7 +2,7 @@
 // with both outcomes previewed, the cascade animated, lines and scores.
 import { _, tr } from "../js/i18n.js";
 import { h, readableText, svg } from "../js/svg.js";
-import { tapped } from "../js/touch.js";
+import { pressWatch, tapped } from "../js/touch.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
 
@@ -78,12 +78,8 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
   let previewSquare = null;
   let drawing = false; // a redraw replaces the squares: their blur is not the player's
   let settleEnd = 0; // when the collapse cascade of the last new state has been drawn
-  let pressing = false; // a finger or a button is down: the focus it brings is not a keyboard's
-  board.addEventListener("pointerdown", () => { pressing = true; }, true);
-  // (a tap's focus comes after pointerup, with the compatibility mouse events: wait for its click)
-  board.addEventListener("click", () => setTimeout(() => { pressing = false; }), true);
-  board.addEventListener("pointercancel", () => { pressing = false; }, true);
-  board.addEventListener("pointerup", () => setTimeout(() => { pressing = false; }, 700), true);
+  // a finger or a button is down: the focus it brings is not a keyboard's (static/js/touch.js)
+  const pressing = pressWatch(board);
   // clicks are delegated: on a touch screen the tap's own hover (a collapse preview) redraws the
   // squares between finger down and up, and the click then lands on the board, not the square
   board.addEventListener("click", (e) => {
@@ -227,7 +223,7 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
       if (collapseSquares.has(sq)) {
         g.addEventListener("mouseenter", () => setPreview(sq));
         g.addEventListener("mouseleave", () => setPreview(null));
-        g.addEventListener("focus", () => { if (!pressing && !drawing) setPreview(sq); });
+        g.addEventListener("focus", () => { if (!pressing() && !drawing) setPreview(sq); });
         g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (previewSquare === sq && !board.contains(document.activeElement)) setPreview(null); }); });
       }
       board.append(g);

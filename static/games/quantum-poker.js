@@ -226,7 +226,8 @@ export function createBoard(root, { act }) {
       row.append(qubitCard(msg, seatView, q, clickable, picked !== null && !clickable && !ownPicked));
     }
     box.append(row);
-    // a phone's cards are too small for their captions: one line under the row says it
+    // a card is too small for its caption at a readable size (12 px): one line under the row says
+    // it, at every width (the cards' captions are kept for their words, not shown)
     const known = (q) => q.value !== null && q.value !== undefined && !q.shown && !q.superposed;
     if (mine && seatView.qubits.some(known)) box.append(h("p", { class: "qp-seat-note", text: _("Dashed cards: only you see their values.") }));
     else if (!mine && seatView.qubits.some((q) => known(q) && q.remembered)) box.append(h("p", { class: "qp-seat-note", text: _("Dotted outline: you remember these values.") }));

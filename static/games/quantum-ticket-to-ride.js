@@ -17,7 +17,7 @@
 // holds only this seat's mission; the others' appear there only at the end).
 import { _, nt, t } from "../js/i18n.js";
 import { namedSeats } from "../js/live.js";
-import { ensureStylesheet, h, s } from "../js/svg.js";
+import { ensureStylesheet, h, readableText, s } from "../js/svg.js";
 import { panZoom } from "../js/panzoom.js";
 import { applyRoute, bloch, fidelity, ketText, register } from "./ttr-circuit.js";
 import { hitBands, mapLayout, quad, readableScale } from "./ttr-map-geometry.js";
@@ -594,16 +594,18 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
 
   function blochSvg(b, label) {
     // a disc in the x–z plane (z up), the vector's y shown as a second arrow on the side axis
-    const R0 = 34;
+    // (the poles' labels are never under 12 CSS px on screen, static/js/svg.js readableText: the
+    // disc leaves them a 14-unit margin)
+    const R0 = 29;
     const len = Math.hypot(b.x, b.y, b.z);
-    const g = s("svg", { viewBox: "-46 -46 92 92", class: "ttr-bloch", role: "img", "aria-label": `${label}: ${t("Bloch vector x %(x)s, y %(y)s, z %(z)s", { x: fmt(b.x), y: fmt(b.y), z: fmt(b.z) })}${len < 0.999 ? ` ${_("(shorter than 1: q0 is entangled with q1)")}` : ""}` });
+    const g = readableText(s("svg", { viewBox: "-46 -46 92 92", class: "ttr-bloch", role: "img", "aria-label": `${label}: ${t("Bloch vector x %(x)s, y %(y)s, z %(z)s", { x: fmt(b.x), y: fmt(b.y), z: fmt(b.z) })}${len < 0.999 ? ` ${_("(shorter than 1: q0 is entangled with q1)")}` : ""}` }));
     g.append(s("circle", { cx: 0, cy: 0, r: R0, class: "disc" }));
     g.append(s("ellipse", { cx: 0, cy: 0, rx: R0, ry: R0 * 0.3, class: "equator" }));
     g.append(s("line", { x1: 0, y1: -R0, x2: 0, y2: R0, class: "axis" }));
-    g.append(s("text", { x: 0, y: -R0 - 3, "text-anchor": "middle", class: "pole" }, "|0⟩"));
-    g.append(s("text", { x: 0, y: R0 + 10, "text-anchor": "middle", class: "pole" }, "|1⟩"));
-    g.append(s("text", { x: R0 + 2, y: 3, class: "pole" }, "+"));
-    g.append(s("text", { x: -R0 - 8, y: 3, class: "pole" }, "−"));
+    g.append(s("text", { x: 0, y: -R0 - 2, "text-anchor": "middle", class: "pole" }, "|0⟩"));
+    g.append(s("text", { x: 0, y: R0 + 2, "text-anchor": "middle", "dominant-baseline": "hanging", class: "pole" }, "|1⟩"));
+    g.append(s("text", { x: R0 + 2, y: 0, "dominant-baseline": "central", class: "pole" }, "+"));
+    g.append(s("text", { x: -R0 - 2, y: 0, "text-anchor": "end", "dominant-baseline": "central", class: "pole" }, "−"));
     // oblique projection: x to the right, y into the page (down-left), z up
     const px = (b.x - 0.35 * b.y) * R0, py = (-b.z + 0.3 * b.y) * R0;
     g.append(s("line", { x1: 0, y1: 0, x2: px, y2: py, class: "vec" }));

@@ -395,7 +395,7 @@ export function createBoard(root, { act }) {
     side.append(h("details", { class: "qp-legend" }, h("summary", { text: _("How to read the table") }),
       h("ul", {},
         h("li", { text: _("? = face down: only its owner knows the value.") }),
-        h("li", { text: _("A dashed outline with “only you see this” = your face-down value.") }),
+        h("li", { text: _("A dashed outline = your face-down value: only you see it.") }),
         h("li", { text: v.physics_mode
           ? _("A card lying sideways is superposed, |+⟩ or |−⟩: measured, it gives 0 or 1 at 50%; the next H gives 0 from |+⟩ and 1 from |−⟩.")
           : _("A card lying sideways is superposed: it has no value until measured.") }),

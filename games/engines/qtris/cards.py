@@ -14,6 +14,7 @@ tile of the variant. Rules implemented here:
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -100,7 +101,17 @@ def play_single(board: Board, variant: str, card: str, square: int
 def play_cx(board: Board, variant: str, control: int, target: int
             ) -> tuple[Board, list[dict[str, Any]]]:
     """Play CX with ``control`` and ``target`` squares."""
-    tiles = T.tile_set(variant)
+    ic, it, squares, new_members = _cx_members(board, variant, control, target)
+    rest = [c for k, c in enumerate(board) if k not in (ic, it)]
+    new_comps = make_component(squares, new_members)
+    ops = [{"op": "gate", "gate": "CX", "squares": [control, target], "frame": False}]
+    return sort_board(rest + new_comps), ops
+
+
+def _cx_members(board: Board, variant: str, control: int, target: int
+                ) -> tuple[int, int, list[int], list[tuple[Any, Any]]]:
+    """What CX from ``control`` to ``target`` does, checked: the indices of the two components
+    touched, their squares and the members they become (raises CardError when not legal)."""
     if control == target:
         raise CardError("same_square", gettext_noop("CX needs two different squares"))
     ic, it = component_index(board, control), component_index(board, target)
@@ -124,18 +135,30 @@ def play_cx(board: Board, variant: str, control: int, target: int
     qc, qt = squares.index(control), squares.index(target)
     new_members = []
     for tile, w in pairs:
-        psi = quantum.apply(T.state(tile), quantum.CX, [qc, qt], 2)
-        new = T.recognise(psi, tiles, frozenset())
+        new = cx_image(tile, variant, qc, qt)
         if new is None:
             raise CardError("not_a_tile", gettext_noop(
                 "CX from square %(control)s to square %(target)s would turn the %(tile)s into a "
                 "state that is not a tile of the %(variant)s variant"),
                 {"control": control, "target": target, "tile": T.tile_name(tile), "variant": variant})
         new_members.append((new, w))
-    rest = [c for k, c in enumerate(board) if k not in (ic, it)]
-    new_comps = make_component(squares, new_members)
-    ops = [{"op": "gate", "gate": "CX", "squares": [control, target], "frame": False}]
-    return sort_board(rest + new_comps), ops
+    return ic, it, squares, new_members
+
+
+def cx_image(tile: str | list[str], variant: str, control: int, target: int) -> str | list[str] | None:
+    """The tile that CX from qubit ``control`` to ``target`` (0 or 1: the tile's lower square
+    first) makes of an undecorated two-square ``tile``, None when that state is no tile of the
+    ``variant``. Simulated once per process for each (tile, variant, qubits): the legal targets
+    of CX try every pair of squares on every board."""
+    found = _cx_image(tile if isinstance(tile, str) else tuple(tile), variant, control, target)
+    return list(found) if isinstance(found, tuple) else found
+
+
+@cache
+def _cx_image(tile: str | tuple[str, ...], variant: str, control: int, target: int) -> str | tuple[str, ...] | None:
+    psi = quantum.apply(T.state(tile if isinstance(tile, str) else list(tile)), quantum.CX, [control, target], 2)
+    new = T.recognise(psi, T.tile_set(variant), frozenset())
+    return tuple(new) if isinstance(new, list) else new
 
 
 def play(board: Board, variant: str, card: str, squares: list[int]
@@ -164,7 +187,7 @@ def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
                                  or len(board[comp_of[t]]["squares"]) == 2):
                     continue
                 try:
-                    play_cx(board, variant, c, t)
+                    _cx_members(board, variant, c, t)  # (legal: the board it makes is not needed)
                 except CardError:
                     continue
                 out.append([c, t])

@@ -84,6 +84,24 @@ def analysis_of(snap: Snapshot) -> dict:
                       lambda: engine_of(snap).analysis(snap.state), _ANALYSES_KEPT)
 
 
+# the same key → a player's part of the analysis, where the engine computes it alone
+_PUBLIC_ANALYSES: dict[tuple[int, int, int], dict] = {}
+
+
+def analysis_seen(snap: Snapshot, *, is_teacher: bool) -> dict | None:
+    """The part of the state's analysis a reader may see (``Abilities.analysis_for``). A
+    player's is the public keys: from ``public_analysis`` where the engine has it (Ticket-to-Ride's
+    claimed lengths, without the teacher's planning per seat), else from the whole analysis;
+    each computed once per state and process."""
+    game = engine_of(snap)
+    abilities = abilities_of(game)
+    if is_teacher or not abilities.public_analysis or not abilities.may_see_analysis(
+            is_teacher=False, show_odds=snap.show_odds):
+        return abilities.analysis_for(analysis_of(snap), is_teacher=is_teacher, show_odds=snap.show_odds)
+    return remembered(_PUBLIC_ANALYSES, (snap.match, snap.seed, snap.seq),
+                      lambda: game.public_analysis(snap.state), _ANALYSES_KEPT)  # type: ignore[attr-defined]
+
+
 def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
                  events: list | None = None) -> dict:
     """What one browser is sent after a change: its seat's view, built from a snapshot."""
@@ -111,10 +129,8 @@ def seat_payload(snap: Snapshot, seat: int | None, *, is_teacher: bool = False,
         if clock["finish_left_ms"] is not None:  # the rule is said before the time is up
             clock["finish_rule"] = gettext(game.finish_rule)
         payload["clock"] = clock
-    abilities = abilities_of(game)
-    if abilities.may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
-        payload["analysis"] = localize_view(snap.game, abilities.analysis_for(
-            analysis_of(snap), is_teacher=is_teacher, show_odds=snap.show_odds))
+    if abilities_of(game).may_see_analysis(is_teacher=is_teacher, show_odds=snap.show_odds):
+        payload["analysis"] = localize_view(snap.game, analysis_seen(snap, is_teacher=is_teacher))
     return payload
 
 

@@ -366,11 +366,17 @@ def test_analysis_keys_are_all_declared_and_the_public_ones_hold_no_secret(slug,
             assert set(analysis) <= classified, set(analysis) - classified
             seen |= set(analysis)
             public = declared.analysis_for(analysis, is_teacher=False, show_odds=True)
+            if declared.public_analysis:  # computed alone: exactly the public keys, in order
+                alone = game.public_analysis(state)
+                assert alone == public and list(alone) == list(public)
             for seat in seats_of(match) if twin else []:
                 other = declared.analysis_for(game.analysis(twin(state, seat)), is_teacher=False,
                                               show_odds=True)
                 assert other == public, seat
+                if declared.public_analysis:
+                    assert game.public_analysis(twin(state, seat)) == public, seat
     assert seen & set(declared.public_analysis_keys) or not declared.public_analysis_keys
+    assert not declared.public_analysis or hasattr(game, "public_analysis")
 
 
 @pytest.mark.parametrize("slug,variant", CASES)

@@ -266,6 +266,9 @@ class Abilities:
       the live odds); every other key is for the teacher only.
     * ``teacher_only_analysis_keys``: keys of ``analysis`` that only the teacher sees (declared
       so that the conformance suite can check every key is classified).
+    * ``public_analysis``: the engine has ``public_analysis(state) -> dict``, exactly the public
+      keys of ``analysis`` computed alone, without the teacher's part (Ticket-to-Ride: the
+      claimed lengths, not the planner's search per seat): what a player's view is sent.
     * ``live_odds``: the odds hold nothing secret at any time, so players may open the
       statistics pages of an unfinished match (while the teacher shows the live odds).
     * ``circuit``: ``circuit(state)`` returns a qiskit ``QuantumCircuit`` (hence the "vs the
@@ -315,6 +318,7 @@ class Abilities:
     preview_odds_keys: tuple[str, ...] = ()
     public_analysis_keys: tuple[str, ...] = ()
     teacher_only_analysis_keys: tuple[str, ...] = ()
+    public_analysis: bool = False
     live_odds: bool = False
     circuit: bool = False
     circuit_option: str = ""
@@ -340,6 +344,8 @@ class Abilities:
             raise ValueError("private_circuit without circuit")
         if self.side_odds and not self.teams:
             raise ValueError("side_odds without teams")
+        if self.public_analysis and not self.public_analysis_keys:
+            raise ValueError("public_analysis without public_analysis_keys")
 
     def has_circuit(self, options: Mapping[str, Any] | None) -> bool:
         """Whether a match with these options has a circuit (and statistics pages)."""

@@ -83,6 +83,20 @@ def arrivals(ships: dict, path: list[dict]) -> int:
     return count
 
 
+def public_analysis(state: dict) -> dict:
+    """The players' part of ``analyse`` alone (the ships, the detection), without the teacher's
+    route search."""
+    ships = state["ships"]
+    pass_now = {str(s): pass_probability(state, s) for s in (0, 1)}
+    return {
+        "ships": dict(ships),
+        "state": describe(ships),
+        "detection": {"index": state["detection"], "rate": TRACK[state["detection"]]},
+        "detection_chance_next_arrival": round(1 - pass_now[str(state["turn"])], 10),
+        "detection_chance_by_seat": {s: round(1 - p, 10) for s, p in pass_now.items()},
+    }
+
+
 def analyse(state: dict) -> dict:
     ships = state["ships"]
     hands = [list(h) for h in state["hands"]]
@@ -98,16 +112,10 @@ def analyse(state: dict) -> dict:
             "orbital_checks": arrivals(ships, from_hands if from_hands is not None
                                        else any_cards or []),
         })
-    pass_now = {str(s): pass_probability(state, s) for s in (0, 1)}
-    turn = state["turn"]
     return {
-        "ships": dict(ships),
-        "state": describe(ships),
-        "detection": {"index": state["detection"], "rate": TRACK[state["detection"]]},
+        **public_analysis(state),
         "routes": routes,
         "nearest": min((r for r in routes if r["cards_from_hands"] is not None),
                        key=lambda r: r["cards_from_hands"], default=None),
-        "detection_chance_next_arrival": round(1 - pass_now[str(turn)], 10),
-        "detection_chance_by_seat": {s: round(1 - p, 10) for s, p in pass_now.items()},
         "cards_left": dict(Counter(state["engine_stack"])),
     }

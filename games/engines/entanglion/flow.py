@@ -12,7 +12,7 @@ from ..schema import Actions, Anything, Obj, Options, Text, TrueOnly
 from . import evidence, moments
 from . import options as opts
 from . import rules as R
-from .analysis import analyse, pass_probability
+from .analysis import analyse, pass_probability, public_analysis
 from .board_texts import BOARD_TEXTS
 from .cards import (
     BENNETT,
@@ -109,6 +109,7 @@ class Entanglion(Engine):
         public_analysis_keys=("ships", "state", "detection", "detection_chance_next_arrival",
                               "detection_chance_by_seat"),
         teacher_only_analysis_keys=("routes", "nearest", "cards_left"),
+        public_analysis=True,  # (``public_analysis``: without the teacher's route search)
         circuit=True,
         teaching_moments=True,
         concept_evidence=True,  # what a card played shows of its player's understanding (evidence.py)
@@ -312,6 +313,9 @@ class Entanglion(Engine):
 
     def analysis(self, state: State) -> dict:
         return analyse(state)
+
+    def public_analysis(self, state: State) -> dict:
+        return public_analysis(state)
 
     def circuit(self, state: State):
         return ships_circuit(state)

@@ -30,13 +30,17 @@ def seat_price(state: dict, seat: int):
     return price
 
 
+def claimed_length(state: dict, seat: int) -> int:
+    """The length of the routes ``seat`` has claimed (public: every page shows the claims)."""
+    routes = state["map"]["routes"]
+    return sum(routes[r]["length"] for r, o in enumerate(state["owners"]) if o == seat)
+
+
 def seat_progress(state: dict, seat: int) -> dict:
     mission = state["missions"][seat]
     routes = state["map"]["routes"]
     best = plan(state["map"], mission, seat_price(state, seat), budget=BUDGET)
-    row: dict = {"seat": seat, "mission": dict(mission),
-                 "claimed_length": sum(routes[r]["length"]
-                                       for r, o in enumerate(state["owners"]) if o == seat),
+    row: dict = {"seat": seat, "mission": dict(mission), "claimed_length": claimed_length(state, seat),
                  "connected": bool(runnable_paths(state, seat)), "possible": best is not None,
                  "plan": None, "cards_needed": None, "cards_missing": None}
     if best is None:
@@ -53,6 +57,11 @@ def seat_progress(state: dict, seat: int) -> dict:
                cards_needed=int(sum(need.values())),
                cards_missing={g: missing[g] for g in register.GATE_NAMES if g in missing})
     return row
+
+
+def public_analysis(state: dict) -> dict:
+    """The public keys of ``analyse`` alone (a player's view): no planning, no mission."""
+    return {"claimed_length": [claimed_length(state, s) for s in range(state["players"])]}
 
 
 def analyse(state: dict) -> dict:

@@ -85,6 +85,7 @@ class QuantumTicketToRide(Engine):
     abilities = Abilities(
         preview=True,
         public_analysis_keys=("claimed_length",),
+        public_analysis=True,  # (``public_analysis``: the claimed lengths without the planning)
         teacher_only_analysis_keys=("players", "closest", "teacher_only"),
         circuit=True,
         private_circuit=True,  # a missed run's circuit is its runner's (and the teacher's)
@@ -321,6 +322,11 @@ class QuantumTicketToRide(Engine):
         from .analysis import analyse
 
         return analyse(state)
+
+    def public_analysis(self, state: State) -> dict:
+        from .analysis import public_analysis
+
+        return public_analysis(state)
 
     def circuit(self, state: State):
         """The qiskit circuit of the last run (``circuit.run_circuit``). Before any run: the

@@ -76,11 +76,24 @@ def _shared(ops: list[list], new: Any) -> list[list]:
 
 def same(a: Any, b: Any) -> bool:
     """Equal as JSON: Python's ``==`` also takes ``True`` for ``1`` (not the same to a browser);
-    ``1`` and ``1.0`` are the same number."""
+    ``1`` and ``1.0`` are the same number. Objects and arrays are compared by ``==`` and by their
+    JSON texts first (in C: most of a view is the same from one move to the next), item by item
+    only where those disagree (``==`` holds but the texts differ: ``True`` and ``1``, ``1`` and
+    ``1.0``, keys in another order)."""
     if type(a) is not type(b):
         numbers = (int, float)
         return (isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool)
                 and not isinstance(b, bool) and a == b)
+    if isinstance(a, dict | list):
+        if a is b:
+            return True
+        if a != b:  # (``same`` implies ``==``)
+            return False
+        try:
+            if orjson.dumps(a) == orjson.dumps(b):
+                return True
+        except TypeError:  # (not JSON: compared item by item)
+            pass
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
     if isinstance(a, list):
@@ -89,8 +102,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
-    # objects and arrays of one length are walked once, item by item (equal ones give no
-    # operation); anything else is compared as JSON and set when it differs
+    # equal values give no operation; objects and arrays of one length are walked item by item;
+    # anything else that differs is set
+    if same(old, new):
+        return
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
             if key not in old:
@@ -111,8 +126,7 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         if len(new) > len(old) and same(new[:len(old)], old):
             ops.append(["a", path, new[len(old):]])
             return
-    if not same(old, new):
-        ops.append(["s", path, new])
+    ops.append(["s", path, new])
 
 
 SLID_AT_MOST = 16  # items a window may lose at its front in one patch (a move's events: a few)

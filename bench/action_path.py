@@ -1,7 +1,9 @@
 #!/usr/bin/env python
 """The server's work for one action, in process (no sockets): the service (``submit_action``,
 on PostgreSQL), every seat's view (``seat_payload``) encoded as the match
-socket sends them, and the group message through the channel layer's msgpack, timed apart.
+socket sends them (as a patch of the seat's state before, ``core.jsonpatch.StateStream``, as
+the pages ask; ``--whole-states``: whole), and the group message through the channel layer's
+msgpack, timed apart.
 
 Needs DATABASE_URL (PostgreSQL; a database ``qc_action_path`` is made afresh beside it).
 
@@ -50,6 +52,7 @@ def main() -> None:
     parser.add_argument("--game", default="quantum-tictactoe")
     parser.add_argument("--seats", type=int, default=0, help="players per match (default: the game's least)")
     parser.add_argument("--profile", action="store_true", help="print the top functions (cProfile)")
+    parser.add_argument("--whole-states", action="store_true", help="every view whole, no patches")
     args = parser.parse_args()
     prepare()
     import django
@@ -59,6 +62,7 @@ def main() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
+    from core.jsonpatch import StateStream
     from games import services
     from games.broadcast import match_changed_message
     from games.consumers import encode
@@ -86,6 +90,7 @@ def main() -> None:
         return seat, rng.choice(game.legal_actions(state, seat))
 
     live = {new_match(): (0, None) for _ in range(args.matches)}
+    streams: dict[tuple[int, int], StateStream] = {}  # (match, seat) → what that seat's socket sent
     timing = {"service": 0.0, "views": 0.0, "layer": 0.0}
     done = queries = 0
     profiler = cProfile.Profile() if args.profile else None
@@ -106,7 +111,8 @@ def main() -> None:
             applied = services.submit_action(match_id, seat, seq, action, participant_ids=(seat + 1,))
         t1 = time.process_time()
         for view in range(seats):  # the actor's answer, the others' broadcast
-            encode(seat_payload(applied.snapshot, view, events=applied.events))
+            stream = streams.setdefault((match_id, view), StateStream(not args.whole_states, encode))
+            stream.text(seat_payload(applied.snapshot, view, events=applied.events))
         t2 = time.process_time()
         packed = msgpack.packb(match_changed_message(match_id, applied.snapshot, applied.events, sender="x"),
                                use_bin_type=True)

@@ -105,7 +105,18 @@ def localize_view(game_slug: str, view: dict) -> dict:
     for key in ("events", "dice"):
         if isinstance(view, dict) and isinstance(view.get(key), list):
             view = {**view, key: localize(game_slug, view[key])}
+    if not _may_hold_messages(view):
+        return view
     return _localize_messages(texts, view)
+
+
+def _may_hold_messages(value) -> bool:
+    """Whether ``value`` may have a ``<key>_message`` anywhere: found in its JSON text (in C),
+    so that a view without one (most of them: a board is mostly numbers) is not walked."""
+    try:
+        return b'_message":' in orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # (not plain JSON: walked)
+        return True
 
 
 def _localize_messages(texts: dict[str, str], value):

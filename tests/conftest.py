@@ -118,6 +118,27 @@ def pytest_runtest_teardown(item, nextitem):
         yield
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """``QC_CPU_REPORT=<file>``: each test's CPU, its processes' included (tests/support/cpu.py)."""
+    report = os.environ.get("QC_CPU_REPORT")
+    if not report:
+        yield
+        return
+    from django.conf import settings
+
+    from tests.support.cpu import cpu_by_kind
+
+    database = settings.DATABASES["default"].get("NAME", "")
+    before = cpu_by_kind(database)
+    yield
+    after = cpu_by_kind(database)
+    spent = {kind: after[kind] - before.get(kind, 0.0) for kind in after}
+    with open(report, "a") as out:
+        out.write("\t".join([f"{sum(spent.values()):.2f}"] + [f"{kind}={spent[kind]:.2f}" for kind in spent]
+                            + [item.nodeid]) + "\n")
+
+
 @pytest.fixture(autouse=True)
 def no_language_left_active():
     """Each test starts in the default language: a request through Django's test client runs

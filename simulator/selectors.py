@@ -14,6 +14,7 @@ from core.csvcells import csv_text
 from games.engines import abilities_of
 from games.event_text import localize_view
 from games.models import Match
+from games.names import bot_level_name
 from games.selectors import state_at
 from games.snapshot import seat_name
 from simulator import backends
@@ -256,8 +257,8 @@ CSV_COLUMNS = ["table", "match", "player", "bot", "side", "started", "score", "e
                "win_probability", "won", "draw"]
 
 
-# the columns' names in the reader's language (in English, the keys above); the cells keep the
-# statistics' neutral keys (sides, bot levels), as the API does
+# the columns' names in the reader's language (in English, the keys above); the sides and bot
+# levels are words of the reader's language too (the API keeps their neutral keys)
 CSV_WORDS = {
     "table": pgettext_lazy("CSV column", "table"), "match": pgettext_lazy("CSV column", "match"),
     "player": pgettext_lazy("CSV column", "player"), "bot": pgettext_lazy("CSV column", "bot"),
@@ -271,7 +272,7 @@ CSV_WORDS = {
 def session_csv(stats: dict[str, Any]) -> str:
     """The statistics' rows as a spreadsheet of the reader's language reads them (a BOM, and
     ";" with decimal commas in Spanish and Polish: ``core.csvcells.write_csv``)."""
-    rows = [[row["table"], row["match"], p["name"], p["bot"] or "", p["side"],
+    rows = [[row["table"], row["match"], p["name"], bot_level_name(p["bot"]) if p["bot"] else "", side_words(p["side"]),
              "" if p["started"] is None else int(p["started"]), p["score"],
              "" if p["expected"] is None else f"{p['expected']:.4f}",
              "" if p["p_win"] is None else f"{p['p_win']:.4f}",

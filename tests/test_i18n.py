@@ -762,3 +762,25 @@ def test_a_teachers_refusal_that_counts_takes_the_plural_form_of_the_language(la
     with translation.override("pl"):
         assert [ngettext(*full, n) % {"n": n} for n in (1, 2, 5)] == [
             f"Ta sesja zajęć jest pełna ({w}): zapytaj nauczyciela." for w in ("1 osoba", "2 osoby", "5 osób")]
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_the_statistics_csv_names_sides_and_bots_in_the_readers_language(lang):
+    """The statistics CSV is read by a teacher in a spreadsheet: its side and bot cells are words
+    of their language ("blancas", "aleatorio"), not the API's neutral keys ("white", "random")."""
+    import csv
+    import io
+
+    from simulator.selectors import session_csv
+
+    player = {"name": "Ada", "bot": "random", "side": "white", "started": True, "score": 1,
+              "expected": 0.5, "p_win": 0.5, "won": True, "tie": False}
+    stats = {"tables": [{"table": 1, "match": 7, "players": [player, dict(player, name="Bo", bot=None, side="seat 2")]}]}
+    with translation.override("en"):
+        english = next(csv.reader(io.StringIO(session_csv(stats)[1:].splitlines()[1])))
+    with translation.override(lang):
+        rows = list(csv.reader(io.StringIO(session_csv(stats)[1:]), delimiter=";"))
+    assert english[3:5] == ["random", "white"]
+    bot, side = rows[1][3:5]
+    assert bot and bot != "random" and side and side != "white", rows[1]
+    assert rows[2][3] == "" and rows[2][4] not in ("", "seat 2"), rows[2]

@@ -15,6 +15,7 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+START_SECONDS = 120
 
 
 def free_port() -> int:
@@ -120,7 +121,11 @@ class LiveServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", self.bind, "-p", str(self.port), "config.asgi:application"],
             cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        # seconds on a quiet machine; a worker's first server starts beside the other workers'
+        # servers, Celery workers and Chromiums, all importing at once on two cores. A server that
+        # failed to start fails every later test of its worker (a session fixture), so the wait is
+        # long rather than tight
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
@@ -129,7 +134,7 @@ class LiveServer:
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError(f"server did not start in {START_SECONDS} s")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

@@ -52,7 +52,7 @@ class CeleryWorker:
         env.update(self.extra_env)
         return env
 
-    def start(self, ready_timeout: float = 60) -> None:
+    def start(self, ready_timeout: float = 120) -> None:
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "tests.support.worker:app", "worker",

@@ -25,7 +25,14 @@ from classrooms.models import Classroom, Participant, Table
 from games.access import PARTICIPANT_IDS_KEY
 from games.services import SeatHolder, create_match, start_match
 from tests.support.browser import log_in, wait_for_boot
-from tests.support.phone import MIN_TEXT, PHONE, SMALL_PHONE, assert_phone_friendly, phone_context
+from tests.support.phone import (
+    MIN_TEXT,
+    PHONE,
+    SHOWN_TEXTS,
+    SMALL_PHONE,
+    assert_phone_friendly,
+    phone_context,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 LOCALES = {"en": "en-GB", "es": "es-ES", "pl": "pl-PL"}
@@ -48,6 +55,7 @@ CASES = [
 # (``readableText`` in static/js/svg.js), is measured as it is first laid out, before it is shown
 PAINTED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 EVERY_KIND_OF_STEP = """([minText, width]) => {
+  SHOWN_TEXTS
   const frames = JSON.parse(document.getElementById("frames").textContent);
   const kinds = new Map();
   frames.forEach((f, i) => {
@@ -56,32 +64,18 @@ EVERY_KIND_OF_STEP = """([minText, width]) => {
   });
   const steps = [...new Set([...kinds.values(), frames.length - 1])];
   const scrub = document.getElementById("scrub");
-  const skip = new Set(["SCRIPT", "STYLE", "TITLE", "DESC", "OPTION", "TEMPLATE"]);
   const found = new Set();
   for (const i of steps) {
     scrub.value = i;
     scrub.dispatchEvent(new Event("input"));
-    const walk = document.createTreeWalker(document.getElementById("replay"), NodeFilter.SHOW_TEXT);
-    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      const el = node.parentElement, text = node.textContent.trim();
-      if (!text || !el || skip.has(el.tagName.toUpperCase())) continue;
-      if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const rect = range.getBoundingClientRect();
-      if (rect.width <= 1 || rect.height <= 1) continue;
-      let size = parseFloat(getComputedStyle(el).fontSize);
-      if (el instanceof SVGElement && el.ownerSVGElement) {
-        const m = el.getScreenCTM();
-        if (m) size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
-      }
-      if (size < minText - 0.05) found.add(`step ${i}: text under ${minText} px: ${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""} "${text.slice(0, 30)}" (${Math.round(size * 10) / 10} px)`);
+    for (const { el, text, px } of shownTexts(document.getElementById("replay"))) {
+      if (px < minText - 0.05) found.add(`step ${i}: text under ${minText} px: ${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""} "${text.slice(0, 30)}" (${px} px)`);
     }
     const over = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - width;
     if (over > 0) found.add(`step ${i}: the page is ${over} px wider than the ${width} px screen`);
   }
   return { steps: steps.length, found: [...found].slice(0, 40) };
-}"""
+}""".replace("SHOWN_TEXTS", SHOWN_TEXTS)
 
 
 def finished_match(teacher, game: str, variant: str, options: dict, seed: int):

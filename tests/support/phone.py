@@ -43,7 +43,33 @@ INTERACTIVE = ", ".join([
     "[role=menuitem]", "[role=option]", "[role=slider]", "[tabindex]:not([tabindex='-1'])",
 ])
 
+# shownTexts(root): every text drawn under ``root`` that a reader sees, with the element that
+# holds it and its size on screen in CSS px (an SVG text's font size times the drawing's scale)
+SHOWN_TEXTS = """const shownTexts = (root) => {
+  const skip = new Set(["SCRIPT", "STYLE", "TITLE", "DESC", "OPTION", "NOSCRIPT", "TEMPLATE"]);
+  const found = [];
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || skip.has(el.tagName.toUpperCase())) continue;
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true, opacityProperty: true, visibilityProperty: true })) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rect = range.getBoundingClientRect();
+    if (rect.width <= 1 || rect.height <= 1) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement && el.ownerSVGElement) {
+      const m = el.getScreenCTM();
+      if (m) size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    }
+    found.push({ el, text, px: Math.round(size * 10) / 10 });
+  }
+  return found;
+};"""
+
 AUDIT = """([within, interactive, ignore, minTarget, minText]) => {
+  SHOWN_TEXTS
   const root = document.querySelector(within) || document.body;
   const ignored = (el) => ignore.some((sel) => el.closest(sel));
   const shown = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true,
@@ -87,26 +113,11 @@ AUDIT = """([within, interactive, ignore, minTarget, minText]) => {
   }
 
   const tiny = [];
-  const skip = new Set(["SCRIPT", "STYLE", "TITLE", "DESC", "OPTION", "NOSCRIPT", "TEMPLATE"]);
-  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const reported = new Set();
-  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    const text = node.textContent.trim();
-    const el = node.parentElement;
-    if (!text || !el || skip.has(el.tagName.toUpperCase()) || reported.has(el) || ignored(el)) continue;
-    if (!shown(el)) continue;
-    const range = document.createRange();
-    range.selectNodeContents(node);
-    const rect = range.getBoundingClientRect();
-    if (rect.width <= 1 || rect.height <= 1) continue;
-    let size = parseFloat(getComputedStyle(el).fontSize);
-    if (el instanceof SVGElement && el.ownerSVGElement) {
-      const m = el.getScreenCTM();
-      if (m) size *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
-    }
-    if (size < minText - 0.05) {
+  for (const { el, text, px } of shownTexts(root)) {
+    if (px < minText - 0.05 && !reported.has(el) && !ignored(el)) {
       reported.add(el);
-      tiny.push({ element: name(el), text: text.slice(0, 40), px: Math.round(size * 10) / 10 });
+      tiny.push({ element: name(el), text: text.slice(0, 40), px });
     }
   }
 
@@ -114,7 +125,7 @@ AUDIT = """([within, interactive, ignore, minTarget, minText]) => {
   scroller.scrollLeft = saved.x; scroller.scrollTop = saved.y;
   const sideways = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
   return { sideways, small, covered, tiny };
-}"""
+}""".replace("SHOWN_TEXTS", SHOWN_TEXTS)
 
 
 def phone_context(chromium, size=PHONE, **options):

@@ -21,15 +21,20 @@ class Position:
     scorer: Scorer
 
 
+def no_such_position(match: Match, at: object) -> str:
+    """The refusal of a position ``at`` that ``match`` does not have (a run's request, a page's)."""
+    return ngettext("This match has %(seq)s action; there is no position %(at)s.",
+                    "This match has %(seq)s actions; there is no position %(at)s.", match.seq) \
+        % {"seq": match.seq, "at": at}
+
+
 def load_position(match: Match, action_number: int | None = None, *, public: bool = False) -> Position:
     """The position after ``action_number`` actions (default: now); with ``public``, its circuit
     as the players may see it (``Abilities.private_circuit``: a secret of one seat stays out).
     Raises ``NotScorable`` when the game or the position has no circuit."""
     upto = match.seq if action_number is None else action_number
     if upto < 0 or upto > match.seq:
-        raise NotScorable(ngettext("This match has %(seq)s action; there is no position %(at)s.",
-                                   "This match has %(seq)s actions; there is no position %(at)s.", match.seq)
-                          % {"seq": match.seq, "at": upto})
+        raise NotScorable(no_such_position(match, upto))
     state = state_at(match, upto)
     game = match.engine
     circuit = abilities_of(game).circuit_for(game, state, is_teacher=not public)

@@ -27,7 +27,7 @@ from simulator.access import StatsAccess, classroom_of
 from simulator.backends import BackendError, Execution, RunCancelled
 from simulator.credentials import CredentialError, decrypt
 from simulator.models import Backend, IBMCredential, Run
-from simulator.positions import Position, load_position, qasm3_of
+from simulator.positions import Position, load_position, no_such_position, qasm3_of
 from simulator.scoring import NotScorable, score_table
 
 log = logging.getLogger(__name__)
@@ -69,9 +69,7 @@ def _validate(req: RunRequest, access: StatsAccess) -> tuple[int, str, int, int]
                        % {"backend": req.backend, "choices": ", ".join(Backend.values)})
     action = match.seq if req.action_number is None else req.action_number
     if not isinstance(action, int) or action < 0 or action > match.seq:
-        raise AppError("bad_position", ngettext("This match has %(n)s action; there is no position %(at)s.",
-                                                "This match has %(n)s actions; there is no position %(at)s.",
-                                                match.seq) % {"n": match.seq, "at": action})
+        raise AppError("bad_position", no_such_position(match, action))
     device = (req.device or "").strip()
     shots = 0 if req.backend == Backend.EXACT else req.shots
     if req.backend != Backend.EXACT:

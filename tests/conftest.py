@@ -210,31 +210,33 @@ def teacher(transactional_db):
 
 @pytest.fixture(scope="session")
 def chromium_browser():
-    """One Chromium for the whole run (launching it takes seconds). A page's expectations wait
-    up to 15 s by default: the suite runs three workers, servers and browsers on two cores, where
-    a page can take longer than Playwright's 5 s to show what a quiet machine shows at once."""
+    """One Chromium for the whole run (launching it takes seconds), its contexts kept from test to
+    test (tests/support/pool.py). A page's expectations wait up to 15 s by default: the suite
+    runs three workers, servers and browsers on two cores, where a page can take longer than
+    Playwright's 5 s to show what a quiet machine shows at once."""
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=15_000)
 
     from tests.support.browser import launch
+    from tests.support.pool import ContextPool
 
     with sync_playwright() as playwright:
         browser = launch(playwright)
-        yield browser
+        pool = ContextPool(browser)
+        yield pool
+        pool.close()
         browser.close()
 
 
 @pytest.fixture
 def chromium(chromium_browser):
     """The run's Chromium; the contexts (browsers of their own: students, teacher) a test opens
-    are closed after it. Left open, every page of the run would keep its sockets, timers and
-    animations going in the one browser to the end, slowing each later test."""
-    before = set(chromium_browser.contexts)
+    are cleaned and kept for later tests, or closed (tests/support/pool.py). Left open as they
+    were, every page of the run would keep its sockets, timers and animations going to the end,
+    slowing each later test."""
     yield chromium_browser
-    for context in chromium_browser.contexts:
-        if context not in before:
-            context.close()
+    chromium_browser.take_back()
 
 
 @pytest.fixture(scope="session")

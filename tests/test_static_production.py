@@ -120,7 +120,7 @@ def test_production_serves_hashed_static_files_for_a_year_and_no_path_out_of_the
 def test_a_board_loads_from_the_hashed_files_in_chromium_without_an_error(chromium, server, teacher):
     """The tests' servers serve the collected files as production does (tests/support/server.py)."""
     table = open_table(server, game="qtris")
-    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    context = chromium.fresh_context(viewport={"width": 1200, "height": 900})  # every file fetched
     context.add_cookies([{"name": c.name, "value": c.value, "url": server.url} for c in table.students[0].http.cookies])
     page = context.new_page()
     errors, loaded = [], []

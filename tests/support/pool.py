@@ -1,0 +1,176 @@
+"""Browser contexts kept from one test to the next: what a test opens, cleaned, serves a later test.
+
+A new context with a new page and its first load costs about 1.2 s of CPU (the context, a new
+renderer, every script and stylesheet fetched and compiled cold); the same page loaded again in
+a context that has loaded it before costs about 0.3 s. The suite opens hundreds of contexts, so
+the run's Chromium (``tests/conftest.py``: the ``chromium`` fixture) hands out contexts through
+this pool:
+
+* ``new_context(**options)`` gives a context kept by an earlier test with the same options (its
+  page on ``about:blank``, no cookies, none of that test's listeners), or a new one;
+* at the end of a test each context it opened and left open is cleaned and kept: listeners and
+  init scripts the test added are removed, pages beyond the first are closed, the first goes to ``about:blank``
+  (its sockets close, as when a student leaves) and every cookie is cleared;
+* a context or page the test changed in a way the cleaning cannot undo (a route, an exposed
+  function, a viewport, emulated media, offline mode, default timeouts…) is closed
+  instead, as is any context the test closed itself: closing keeps Playwright's own meaning.
+
+The app keeps nothing in web storage (cookies only), so a cleaned context is a new visitor to
+the server; what it keeps is the browser's cache of the hashed, year-long static files, as a
+student's phone does between two lessons."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+# calls after which a context or page is not given to another test
+CHANGES_KEPT = ("route", "route_from_har", "route_web_socket", "expose_binding",
+                "expose_function", "set_offline", "grant_permissions", "set_geolocation",
+                "set_extra_http_headers", "set_default_timeout", "set_default_navigation_timeout",
+                "set_viewport_size", "emulate_media", "add_locator_handler")
+KEPT_PER_KIND = 8
+
+
+@dataclass
+class Lent:
+    """A context lent to the running test: what the test did to it."""
+    context: object
+    kind: str
+    changed: bool = False
+    listeners: list = field(default_factory=list)  # (context or page, event, handler)
+    scripts: list = field(default_factory=list)  # the init scripts added (removable)
+    idle_page: object | None = None  # the kept page, handed out by the next new_page()
+
+
+class ContextPool:
+    def __init__(self, browser):
+        self.browser = browser
+        self.idle: dict[str, list[Lent]] = {}
+        self.lent: list[Lent] = []
+
+    # -- what a test sees: the Browser's own methods ----------------------------------------
+
+    def new_context(self, **options):
+        kind = json.dumps(options, sort_keys=True, default=str)
+        kept = self.idle.get(kind)
+        lent = kept.pop() if kept and "storage_state" not in options else None
+        if lent is None:
+            lent = Lent(self.browser.new_context(**options), kind)
+            self._watch(lent.context, lent)
+        self.lent.append(lent)
+        return lent.context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def fresh_context(self, **options):
+        """A context no test has used (a cold cache: every file fetched), closed after the test."""
+        lent = Lent(self.browser.new_context(**options), "", changed=True)
+        self.lent.append(lent)
+        return lent.context
+
+    def __getattr__(self, name):
+        return getattr(self.browser, name)
+
+    # -- between tests ----------------------------------------------------------------------
+
+    def take_back(self) -> None:
+        """After a test: every context it was lent is cleaned and kept, or closed."""
+        lent, self.lent = self.lent, []
+        for item in lent:
+            try:
+                kept = self._clean(item)
+            except Exception:  # a page that would not leave: not given to anyone again
+                kept = False
+            if kept and len(self.idle.setdefault(item.kind, [])) < KEPT_PER_KIND:
+                self.idle[item.kind].append(item)
+            else:
+                self._close(item.context)
+
+    def close(self) -> None:
+        for kept in self.idle.values():
+            for item in kept:
+                self._close(item.context)
+        self.idle.clear()
+
+    def _clean(self, item: Lent) -> bool:
+        context = item.context
+        if item.changed or getattr(context, "_qc_closed", False):
+            return False
+        for target, event, handler in item.listeners:
+            try:
+                target.remove_listener(event, handler)
+            except KeyError:  # a ``once`` listener that has run
+                pass
+        item.listeners.clear()
+        for script in item.scripts:
+            script.close()
+        item.scripts.clear()
+        pages = [page for page in context.pages if not page.is_closed()]
+        keep = next((page for page in pages if getattr(page, "_qc_lent", None) is item), None)
+        for page in pages:
+            if page is not keep:
+                page.close()
+        if keep is not None:
+            keep.goto("about:blank")
+        context.clear_cookies()
+        item.idle_page = keep
+        return True
+
+    @staticmethod
+    def _close(context) -> None:
+        try:
+            context.close()
+        except Exception:
+            pass
+
+    # -- watching what a test does to a context and its pages -----------------------------
+
+    def _watch(self, target, item: Lent) -> None:
+        """``target`` (the context, or a page of it) reports to ``item``: listeners are noted,
+        changes that cleaning cannot undo mark it changed, and (for the context) ``new_page``
+        hands out the kept page first and ``close`` marks it closed."""
+        on, once = target.on, target.once
+
+        def listen(event, handler, _register=on):
+            item.listeners.append((target, event, handler))
+            return _register(event, handler)
+
+        target.on = listen
+        add_init_script = target.add_init_script
+
+        def init_script(*args, **kwargs):
+            script = add_init_script(*args, **kwargs)
+            item.scripts.append(script)
+            return script
+
+        target.add_init_script = init_script
+        target.once = lambda event, handler: listen(event, handler, _register=once)
+        for name in CHANGES_KEPT:
+            real = getattr(target, name, None)
+            if real is not None:
+                setattr(target, name, _marking(item, real))
+        if target is item.context:
+            new_page, close = target.new_page, target.close
+
+            def lend_page():
+                page, item.idle_page = item.idle_page, None
+                if page is None or page.is_closed():
+                    page = new_page()
+                    page._qc_lent = item
+                    self._watch(page, item)
+                return page
+
+            def closing(*args, **kwargs):
+                target._qc_closed = True
+                return close(*args, **kwargs)
+
+            target.new_page = lend_page
+            target.close = closing
+
+
+def _marking(item: Lent, real):
+    def call(*args, **kwargs):
+        item.changed = True
+        return real(*args, **kwargs)
+    return call

@@ -72,6 +72,11 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     settled_count = Action.objects.filter(match=match, timed_out=True).count()
     pages[0].wait_for_timeout(3000)
     assert Action.objects.filter(match=match, timed_out=True).count() == settled_count
+    # a ticking clock runs no animation between its ticks (a transition restarted at each
+    # quarter-second tick kept every clocked page drawing 60 frames a second, on every phone)
+    for page in pages:
+        assert page.evaluate("() => document.getAnimations().filter((a) => a.playState === 'running')"
+                             ".map((a) => a.effect.target.className)") == []
     # then this table alone a clock of its own (its card's choice; the session's stays at 15 s)
     table_clock = dashboard.get_by_label("Clock at table 1")
     expect(table_clock).to_have_value("15")

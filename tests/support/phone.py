@@ -152,8 +152,8 @@ def phone_problems(page, within: str | None = None, ignore=(), min_target: int =
     page.wait_for_function("""() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)""",
                            timeout=10_000)
     # the page at rest: a tile growing in or a line sliding in is measured once its animation ends
-    # (a repeated one, a target's few pulses, and long ones, a clock's 15 s bar, are not waited
-    # for: they change no size or place)
+    # (a repeated one, a target's few pulses, and long ones are not waited for: they change no
+    # size or place)
     try:
         page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== 'running'
             || a.effect?.getComputedTiming().iterations > 1 || !(a.effect?.getComputedTiming().endTime <= 6000))""",

@@ -86,7 +86,10 @@ SIZES = [PHONE, SMALL_PHONE, PHONE, SMALL_PHONE, PHONE, PHONE]
 # card, a preview: each is a tap; a move of several taps takes several turns of the loop).
 MOVE_STEPS = {
     "quantum-tictactoe": ["button[data-collapse]", "g.cell.choice", "g.cell.playable:not(.picked)"],
-    "qtris": ["[data-action=roll]", "[data-action=color-white]", "[data-action=mulligan]", "g.sq.target",
+    # (a tapped QTris play brings its preview, with a Play button, into view: the student taps Play
+    # there, as the page asks; tapping the square again raced that scroll under a loaded server)
+    "qtris": ["[data-testid=confirm-play]", "[data-action=roll]", "[data-action=color-white]",
+              "[data-action=mulligan]", "g.sq.target",
               "[data-action=discard]", ".qcard:not(.picked)", "[data-action=pass]"],
     "quantum-poker": [".qp-qubit.target", ".qp-pauli.playable:not(.picked)", "[data-declare]"],
     "entanglion": ["button.ent-card", "button.ent-act"],

@@ -306,6 +306,63 @@ def test_poker_declaring_with_the_odds_ahead_shows_measurement():
     assert codes(POKER, state, 1, {"declare": True})[0] == []
 
 
+def showdown_chips_by_every_value(view, seat, changed, gate, physics):
+    """The expected chips of ``seat`` by the cards' values one by one (2^n outcomes): the
+    independent count that ``evidence._chips`` (by the players' counts) must match."""
+    from games.engines.quantum_poker import evidence as ev
+
+    cards = []
+    for s in view["seats"]:
+        if s["in_hand"]:
+            for q in s["qubits"]:
+                card, bet = ev._card(q, physics), q["bet"]
+                if changed == (s["seat"], q["slot"]):
+                    card, bet = ev._after(card, gate, physics), (2 if bet == 1 else 1) if gate == "Z" else bet
+                cards.append((s["seat"], ev._p1(card), bet))
+    unsure = [i for i, (_, p, _) in enumerate(cards) if 0 < p < 1]
+    if len(unsure) > 12:
+        return None  # (too many to count: no claim)
+    total = 0.0
+    for bits in range(1 << len(unsure)):
+        ones = {i for i, (_, p, _) in enumerate(cards) if p == 1} | {i for k, i in enumerate(unsure) if bits >> k & 1}
+        counts: dict[int, int] = {}
+        for i, (owner, _, bet) in enumerate(cards):
+            counts[owner] = counts.get(owner, 0) + (bet if i in ones else 0)
+        winners = [o for o, c in counts.items() if c == max(counts.values())]
+        if view["options"].get("whole_pot"):
+            got = view["pot"] / len(winners) if seat in winners else 0.0
+        elif seat in winners:
+            got = sum(b for o, _, b in cards if o == seat) + sum(
+                b for i, (o, _, b) in enumerate(cards) if o not in winners and i in ones) / len(winners)
+        else:
+            got = sum(b for i, (o, _, b) in enumerate(cards) if o == seat and i not in ones)
+        total += 0.5 ** len(unsure) * got
+    return total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_poker_expected_chips_match_a_count_over_every_card_value(seed):
+    from games.engines.quantum_poker import evidence as ev
+
+    rng = random.Random(seed)
+    kinds = {"0": {"known": True, "value": 0}, "1": {"known": True, "value": 1}, "S": {"superposed": True},
+             "?": {}, "+": {"state": "|+⟩"}, "-": {"state": "|−⟩"}}
+    for _ in range(60):
+        physics = rng.random() < 0.5
+        seats = []
+        for n in range(rng.randint(2, 4)):
+            qubits = [{"slot": k, "bet": rng.choice([1, 1, 2]), "known": False, "value": None, "superposed": False,
+                       "state": None, **kinds[rng.choice(list(kinds))]} for k in range(rng.randint(2, 4))]
+            seats.append({"seat": n, "in_hand": rng.random() < 0.85 or n == 0, "qubits": qubits})
+        view = {"seats": seats, "pot": rng.randint(4, 30), "options": {"whole_pot": rng.random() < 0.3}}
+        seat = rng.randrange(len(seats))
+        target = (rng.randrange(len(seats)), rng.randint(0, 1))
+        gate = rng.choice(["H", "X", "Y", "Z"])
+        expected = showdown_chips_by_every_value(view, seat, target, gate, physics)
+        got = ev._chips(view, seat, target, gate, physics)
+        assert got == (None if expected is None else pytest.approx(expected, abs=1e-12))
+
+
 # --- Quantum tic-tac-toe ------------------------------------------------------------------
 
 TICTACTOE = get_game("quantum-tictactoe")

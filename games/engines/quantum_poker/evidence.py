@@ -22,6 +22,8 @@ payout, from what they can know: an unknown card is 1 with chance ½).
 """
 from __future__ import annotations
 
+from itertools import product
+from math import prod
 from typing import Any
 
 from ..base import Action, Evidence, State, evidence, gettext_noop
@@ -105,38 +107,52 @@ def _chips(view: dict, seat: int, changed: tuple[int, int], gate: str, physics: 
     ``gate`` applied to the card ``changed`` (seat, slot): the rulebook's payout (the highest
     count takes back its own chips and collects the chips on the others' 1-cards, the others'
     0-cards go back to their owners; ties share) or the whole pot. None when too many cards are
-    uncertain to count every outcome."""
-    cards: list[tuple[int, float, int]] = []  # (owner, chance of 1, bet)
+    uncertain (over 12) to make a claim.
+
+    The payout depends only on each player's count (the bets on their 1-cards), and the cards
+    are independent: so the outcomes counted are the players' counts, each with its chance (the
+    product of each player's own distribution), not the 2^n values of the cards one by one."""
+    counts: dict[int, dict[int, float]] = {}  # owner → {count: chance}
+    bets: dict[int, int] = {}  # owner → the chips on all their cards
+    unsure = 0
     for s in view["seats"]:
         if not s["in_hand"]:
             continue
+        owner = s["seat"]
+        dist, bets[owner] = {0: 1.0}, 0
         for q in s["qubits"]:
             card, bet = _card(q, physics), q["bet"]
-            if changed == (s["seat"], q["slot"]):
+            if changed == (owner, q["slot"]):
                 card = _after(card, gate, physics)
                 bet = (2 if bet == 1 else 1) if gate == "Z" else bet
-            cards.append((s["seat"], _p1(card), bet))
-    unsure = [i for i, (_, p, _) in enumerate(cards) if 0 < p < 1]
-    if len(unsure) > 12:
+            bets[owner] += bet
+            p1 = _p1(card)
+            if p1 == 1:
+                dist = {c + bet: w for c, w in dist.items()}
+            elif p1 > 0:
+                unsure += 1
+                grown: dict[int, float] = {}
+                for c, w in dist.items():
+                    grown[c] = grown.get(c, 0.0) + w * (1 - p1)
+                    grown[c + bet] = grown.get(c + bet, 0.0) + w * p1
+                dist = grown
+        counts[owner] = dist
+    if unsure > 12:
         return None
+    owners = list(counts)
     whole_pot = bool(view["options"].get("whole_pot"))
     total = 0.0
-    for bits in range(1 << len(unsure)):
-        ones = {i for i, (_, p, _) in enumerate(cards) if p == 1}
-        ones |= {i for k, i in enumerate(unsure) if bits >> k & 1}
-        weight = 0.5 ** len(unsure)
-        counts: dict[int, int] = {}
-        for i, (owner, _, bet) in enumerate(cards):
-            counts[owner] = counts.get(owner, 0) + (bet if i in ones else 0)
-        top = max(counts.values())
-        winners = [o for o, c in counts.items() if c == top]
+    for outcome in product(*(counts[o].items() for o in owners)):
+        weight = prod(w for _, w in outcome)
+        count = {o: c for o, (c, _) in zip(owners, outcome, strict=True)}
+        top = max(count.values())
+        winners = [o for o in owners if count[o] == top]
         if whole_pot:
             got = view["pot"] / len(winners) if seat in winners else 0.0
         elif seat in winners:
-            collected = sum(bet for i, (owner, _, bet) in enumerate(cards) if owner not in winners and i in ones)
-            got = sum(bet for owner, _, bet in cards if owner == seat) + collected / len(winners)
+            got = bets[seat] + sum(count[o] for o in owners if o not in winners) / len(winners)
         else:
-            got = sum(bet for i, (owner, _, bet) in enumerate(cards) if owner == seat and i not in ones)
+            got = bets.get(seat, 0) - count.get(seat, 0)
         total += weight * got
     return total
 

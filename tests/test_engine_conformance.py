@@ -214,6 +214,18 @@ def test_every_listed_legal_action_is_accepted_and_changes_nothing_in_place(slug
     assert checked
 
 
+def test_clone_copies_a_state_through_and_through():
+    state = {"board": [[{"bet": 1, "amps": [[0.5, 0.0]]}]], "events": [{"code": "x"}], "seat": None,
+             "tuple": (1, [2])}
+    copied = clone(state)
+    assert copied == state
+    copied["board"][0][0]["amps"][0][0] = 9
+    copied["events"].append({})
+    copied["tuple"][1].append(3)
+    assert state == {"board": [[{"bet": 1, "amps": [[0.5, 0.0]]}]], "events": [{"code": "x"}], "seat": None,
+                     "tuple": (1, [2])}
+
+
 @pytest.mark.parametrize("slug,variant", CASES)
 def test_junk_actions_and_seats_are_refused_with_illegal_action_and_change_nothing(
         slug, variant):

@@ -596,8 +596,25 @@ def chance(seed: int, action_number: int, salt: str = "") -> random.Random:
 _T = TypeVar("_T")
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def clone(state: _T) -> _T:
-    return copy.deepcopy(state)
+    """A deep copy of a state: a tree of dicts, lists and scalars (what the store keeps as JSON)
+    copied by a walk of its own, faster than ``copy.deepcopy`` (no memo: a state shares no
+    parts, as one read back from JSON cannot); anything else by ``deepcopy``."""
+    return _copied(state)
+
+
+def _copied(tree: Any) -> Any:
+    kind = type(tree)
+    if kind is dict:
+        return {key: value if type(value) in _SCALARS else _copied(value) for key, value in tree.items()}
+    if kind is list:
+        return [value if type(value) in _SCALARS else _copied(value) for value in tree]
+    if kind in _SCALARS:
+        return tree
+    return copy.deepcopy(tree)
 
 
 FINISH_ACTION: Action = {"platform": "finish"}

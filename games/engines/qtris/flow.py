@@ -48,6 +48,7 @@ from games.engines.base import (
     IllegalAction,
     State,
     chance,
+    clone,
     event,
     gettext_noop,
     is_int,
@@ -425,7 +426,7 @@ class QTris(Engine):
         given by a seeded coin."""
         if self.outcome(state) is not None:
             return state, []
-        new = copy.deepcopy(state)
+        new = clone(state)
         new["action_number"] += 1
         events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
         if new["colors"] is None:
@@ -549,7 +550,7 @@ class QTris(Engine):
             raise _illegal("bad_action", gettext_noop('"%(action)s" is not possible now: this phase '
                                                       'takes %(expected)s.'),
                            {"action": kind, "expected": ", ".join(f'"{k}"' for k in expected)})
-        new = copy.deepcopy(state)
+        new = clone(state)
         new["action_number"] += 1
         events: list[Event] = []
         side = side_of_seat(new, seat)

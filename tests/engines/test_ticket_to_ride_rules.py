@@ -414,6 +414,22 @@ def test_the_teachers_analysis_gives_each_player_the_cheapest_remaining_cards():
     assert set(GAME.analysis(s)) == {"claimed_length", "players", "closest", "teacher_only"}
 
 
+def test_the_remembered_plans_give_the_analysis_a_fresh_search_gives_at_every_move():
+    import random
+
+    from games.engines.quantum_ticket_to_ride import analysis
+
+    rng = random.Random(3)
+    for seed in range(3):
+        s = table(players=3, variant="mixed", seed=seed)
+        while GAME.outcome(s) is None:
+            remembered = GAME.analysis(s)
+            analysis._PLANNED.clear()
+            assert GAME.analysis(s) == remembered
+            seat = GAME.to_act(s)[0]
+            s, _ = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat)))
+
+
 def test_every_event_carries_a_code_and_a_text():
     import random
 

@@ -17,6 +17,12 @@ from .search import plan
 
 BUDGET = 5_000
 
+# (the map, the mission, each route's price for the seat) → the planner's path and the ket it
+# ends in. Only a claim changes a price; draws, ends of turn and runs change neither, and the
+# teacher's dashboard asks for every playing table's analysis after each of its moves.
+_PLANNED: dict[tuple, tuple] = {}
+_PLANNED_KEPT = 4096
+
 
 def seat_price(state: dict, seat: int):
     """The planner's price of each route for ``seat``: own 0, unclaimed its length, else None."""
@@ -36,10 +42,29 @@ def claimed_length(state: dict, seat: int) -> int:
     return sum(routes[r]["length"] for r, o in enumerate(state["owners"]) if o == seat)
 
 
+def planned(state: dict, seat: int) -> tuple:
+    """The planner's cheapest path for ``seat``'s mission on the board now (None: none within
+    ``BUDGET``) and the ket its circuit ends in; remembered (``_PLANNED``)."""
+    game_map, mission = state["map"], state["missions"][seat]
+    price = seat_price(state, seat)
+    routes = game_map["routes"]
+    key = (tuple(c["name"] for c in game_map["cities"]),
+           tuple((r["a"], r["b"], r["gate"], r["length"]) for r in routes),
+           tuple(sorted(mission.items())), tuple(price(r) for r in range(len(routes))))
+    found = _PLANNED.get(key)
+    if found is None:
+        best = plan(game_map, mission, price, budget=BUDGET)
+        found = (best, trace(game_map, mission, list(best.cities))["ket"] if best is not None else None)
+        if len(_PLANNED) >= _PLANNED_KEPT:
+            _PLANNED.clear()
+        _PLANNED[key] = found
+    return found
+
+
 def seat_progress(state: dict, seat: int) -> dict:
     mission = state["missions"][seat]
     routes = state["map"]["routes"]
-    best = plan(state["map"], mission, seat_price(state, seat), budget=BUDGET)
+    best, ket = planned(state, seat)
     row: dict = {"seat": seat, "mission": dict(mission), "claimed_length": claimed_length(state, seat),
                  "connected": bool(runnable_paths(state, seat)), "possible": best is not None,
                  "plan": None, "cards_needed": None, "cards_missing": None}
@@ -53,7 +78,7 @@ def seat_progress(state: dict, seat: int) -> dict:
     missing = {g: n - have[g] for g, n in need.items() if n > have[g]}
     row.update(plan={"cities": list(best.cities), "routes": list(best.routes),
                      "to_claim": [r for r in best.routes if state["owners"][r] is None],
-                     "ket": trace(state["map"], mission, list(best.cities))["ket"]},
+                     "ket": ket},
                cards_needed=int(sum(need.values())),
                cards_missing={g: missing[g] for g in register.GATE_NAMES if g in missing})
     return row

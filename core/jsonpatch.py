@@ -102,17 +102,21 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
-    # equal values give no operation; objects and arrays of one length are walked item by item;
-    # anything else that differs is set
+    # equal values give no operation; objects and arrays of one length are walked item by item
+    # (set whole instead where their items' operations would be the longer text: a move's event
+    # in the place of the last move's differs in nearly every field); anything else that
+    # differs is set
     if same(old, new):
         return
     if isinstance(old, dict) and isinstance(new, dict):
+        inner: list[list] = []
         for key, value in new.items():
             if key not in old:
-                ops.append(["s", [*path, key], value])
+                inner.append(["s", [*path, key], value])
             else:
-                _diff(old[key], value, [*path, key], ops)
-        ops.extend(["d", [*path, key]] for key in old if key not in new)
+                _diff(old[key], value, [*path, key], inner)
+        inner.extend(["d", [*path, key]] for key in old if key not in new)
+        ops.extend(_shorter(inner, path, new))
         return
     if isinstance(old, list) and isinstance(new, list):
         if old and new and not same(old[0], new[0]) and (slid := _slid(old, new)):
@@ -120,13 +124,28 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
                        ([["a", path, new[len(old) - slid:]]] if len(new) > len(old) - slid else []))
             return
         if len(old) == len(new):
+            inner = []
             for index, (before, after) in enumerate(zip(old, new, strict=True)):
-                _diff(before, after, [*path, index], ops)
+                _diff(before, after, [*path, index], inner)
+            ops.extend(_shorter(inner, path, new))
             return
         if len(new) > len(old) and same(new[:len(old)], old):
             ops.append(["a", path, new[len(old):]])
             return
     ops.append(["s", path, new])
+
+
+def _shorter(inner: list[list], path: list, new: Any) -> list[list]:
+    """``inner`` (the operations on the items of ``new``), or one set of ``new`` whole where that
+    is the shorter text (never for the whole document: the socket sends a whole state then)."""
+    if len(inner) < 2 or not path:
+        return inner
+    try:
+        if len(orjson.dumps(inner)) <= len(orjson.dumps(new)) + len(orjson.dumps(path)) + 8:
+            return inner
+    except TypeError:  # (not JSON: left as it is)
+        return inner
+    return [["s", path, new]]
 
 
 SLID_AT_MOST = 16  # items a window may lose at its front in one patch (a move's events: a few)

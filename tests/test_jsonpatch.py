@@ -109,6 +109,23 @@ def test_a_list_sent_by_another_operation_of_the_patch_is_copied_from_there_not_
     assert after["events"] == move
 
 
+def test_an_item_that_changed_in_nearly_every_field_is_set_whole_and_the_moves_events_copied():
+    def event(seat, card, text):
+        return {"seat": seat, "card": card, "params": {"player": {"number": seat + 1}, "gate": card}, "text": text}
+
+    old = {"view": {"events": [event(0, "X", "Player 1 applied X."), event(1, "H", "Player 2 to play.")]},
+           "events": [event(0, "X", "Player 1 applied X."), event(1, "H", "Player 2 to play.")]}
+    new = {"view": {"events": [event(1, "Z", "Player 2 applied Z."), event(2, "Y", "Player 3 to play.")]},
+           "events": [event(1, "Z", "Player 2 applied Z."), event(2, "Y", "Player 3 to play.")]}
+    ops = diff(old, new)
+    assert [op[0] for op in ops] == ["s", "c"] and ops[0][2] == new["events"]  # sent once, whole, then copied
+    assert apply(json.loads(json.dumps(old)), ops) == new
+    # a field or two of a large item: those fields alone
+    big = {"board": {"cells": list(range(40)), "turn": 0, "to_act": [0]}}
+    assert diff(big, {"board": {**big["board"], "turn": 1, "to_act": [1]}}) == [
+        ["s", ["board", "turn"], 1], ["s", ["board", "to_act", 0], 1]]
+
+
 def test_a_stream_sends_the_first_state_whole_then_patches_numbered_in_order():
     stream = StateStream(True, lambda d: orjson.dumps(d).decode())
     first = {"type": "state", "seq": 0, "view": {"board": [0] * 50, "turn": 0}, "events": []}

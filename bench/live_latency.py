@@ -30,7 +30,9 @@ What one run does:
   ``/ws/echo/`` in the same server processes: the round-trip floor of socket + server.
 - Live: every student opens their match socket, thinks 0.6–1.4 s when it is their turn, sends an
   action from their own ``legal`` list (complete actions: what the page offers) and times the
-  round trip until the state with a higher ``seq`` arrives. Latency samples count only
+  round trip until the state with a higher ``seq`` arrives (each socket's messages are timed
+  on arrival by a reader task of their own, not when the student, thinking over a move of
+  their own, reads them). Latency samples count only
   acknowledged actions. The action is a random one, as the weakest bot plays, except in
   Ticket-to-Ride, where at random a run (a path from the mission's start to its target along
   one's own routes) almost never comes: there a student claims the routes of the cheapest path
@@ -437,7 +439,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
     check_next = False  # a sync was sent: compare the whole state it brings with the patched one
     missed = False  # a patch did not follow the state held: patches wait for the whole state again
 
-    def take(text: str) -> None:
+    def take(text: str, arrived: float) -> None:
         nonlocal state, check_next, missed
         message = json.loads(text)
         kind = message["type"]
@@ -447,7 +449,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                 tally.msg_bytes.append(len(text.encode()))
                 sent = SENT_AT.get((match_id, seq - 1))  # another seat's action, made at seq - 1
                 if sent is not None:
-                    tally.broadcast.append((time.perf_counter() - sent) * 1000)
+                    tally.broadcast.append((arrived - sent) * 1000)
             if kind == "patch":  # what changed since the state before on this socket, as the page applies it
                 if missed:
                     return
@@ -478,7 +480,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                 state = message
             for s in [s for s in pending if seq > s]:
                 action, sent = pending.pop(s)
-                answered[s] = (time.perf_counter() - sent) * 1000
+                answered[s] = (arrived - sent) * 1000
                 tally.acked.append((match_id, s, action))
         elif kind == "error":
             seq = message.get("seq")
@@ -491,12 +493,31 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
                 action = next(a for m, s, a in reversed(tally.acked) if m == match_id and s == seq)
                 tally.acked.remove((match_id, seq, action))
 
+    # every message is timed when it arrives, by a reader of its own: a student thinking over
+    # their own move (QTris's mulligan: both seats act at once) reads what came meanwhile only
+    # afterwards, and that wait is the bench's, not the server's
+    inbox: asyncio.Queue = asyncio.Queue()
+
+    async def read_all() -> None:
+        try:
+            async for text in ws:
+                inbox.put_nowait((time.perf_counter(), text))
+        except websockets.exceptions.ConnectionClosed as exc:
+            inbox.put_nowait((time.perf_counter(), exc))
+        else:
+            inbox.put_nowait((time.perf_counter(), websockets.exceptions.ConnectionClosedOK(None, None)))
+
+    reader = asyncio.ensure_future(read_all())
+
     async def receive(timeout: float) -> bool:
         try:
-            take(await asyncio.wait_for(ws.recv(), timeout))
-            return True
+            arrived, text = await asyncio.wait_for(inbox.get(), timeout)
         except TimeoutError:
             return False
+        if isinstance(text, Exception):
+            raise text
+        take(text, arrived)
+        return True
 
     try:
         if not await receive(30) or state is None:
@@ -531,6 +552,8 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
             pass
     except websockets.exceptions.ConnectionClosed as exc:
         tally.errors.append(f"closed: {exc}")
+    finally:
+        reader.cancel()
     tally.samples += answered.values()
 
 

@@ -172,7 +172,7 @@ def test_the_axe_check_fails_on_a_serious_violation_and_names_it(chromium):
     page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>Board</h1>'
                      '<p>clear text</p><img src="board.png" alt="the board"></main></body></html>')
     assert_no_serious_violations(page, "a good page")
-    page.context.close()
+    chromium.give_back(page.context)
 
 
 def play_out(table: Table, choose) -> None:

@@ -175,7 +175,7 @@ def test_prefers_reduced_motion_turns_every_animation_off(chromium, server, moti
         assert all(float(d.split(",")[0].rstrip("s")) == 0 for _, _, d in rows)
     else:  # the same elements do animate for everybody else: the check above can fail
         assert {"mark appear", "ghost", "qp-qubit target", "qp-coin"} <= set(animated), animated
-    context.close()
+    chromium.give_back(context)
 
 
 def active(page, attr):

@@ -91,6 +91,6 @@ def test_on_screen_each_qr_code_stays_inside_its_card(chromium, transactional_db
                 assert cl <= ql and qr <= cr + 0.5 and ct <= qt and qb <= cb + 0.5, (width, box)
                 assert qr - ql >= 100, (width, box)  # still big enough to scan
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            page.context.close()
+            chromium.give_back(page.context)
     finally:
         server.stop()

@@ -277,7 +277,7 @@ def test_the_new_games_in_play_show_no_english(chromium, server, teacher):
     def check(page, lang: str, name: str) -> None:
         assert page.evaluate("document.documentElement.lang") == lang, f"{name} ({lang})"
         pages[f"{name} ({lang})"] = english_on(page, lang)
-        page.context.close()
+        chromium.give_back(page.context)  # kept for the next page (a cold context costs ~1 s of CPU)
 
     table = open_table(server, game="entanglion", variant="easy", options=FIRST_GAME, seed=calm_seed())
     mid = table.match_id
@@ -463,7 +463,7 @@ def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
             expect(page.locator(".ex-kets")).to_be_visible()
         pages[f"{game}, mid-game"] = english_on(page, lang)
         pages[f"{game}, mid-game: English words"] = play_english_on(page)
-        page.context.close()
+        chromium.give_back(page.context)
 
     # a class session seats a bot: its name in the language, on the student's page
     classroom = Classroom.objects.create(teacher=teacher, name="Physics 9A")
@@ -486,7 +486,7 @@ def test_the_games_mid_game_show_no_english(chromium, server, teacher, lang):
     page = playing_page(chromium, server, lang, table.students[0], table.match_id)
     if page.locator(".ent-dice").count():
         pages["Entanglion, dice"] = english_on(page, lang) + play_english_on(page)
-    page.context.close()
+    chromium.give_back(page.context)
 
     english = {name: found for name, found in pages.items() if found}
     assert not english, "\n".join(f"{name}: {found}" for name, found in english.items())

@@ -151,4 +151,4 @@ def test_two_rounds_repair_students_live_with_standings_on_dashboard_and_lobby(c
     expect(screen.locator("[data-testid=podium] li").filter(has_text=leader).first).to_be_visible()
     assert_no_serious_violations(screen, "projector after two rounds")
     for page in [dash, *rc.students.values()]:
-        page.context.close()
+        chromium.give_back(page.context)

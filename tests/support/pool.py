@@ -11,6 +11,8 @@ this pool:
 * at the end of a test each context it opened and left open is cleaned and kept: listeners and
   init scripts the test added are removed, pages beyond the first are closed, the first goes to ``about:blank``
   (its sockets close, as when a student leaves) and every cookie is cleared;
+* a context the test is done with before its end can be given back (``give_back``): cleaned
+  and kept at once, as at the end of a test;
 * a context or page the test changed in a way the cleaning cannot undo (a route, an exposed
   function, a viewport, emulated media, offline mode, default timeouts…) is closed
   instead, as is any context the test closed itself: closing keeps Playwright's own meaning.
@@ -78,14 +80,26 @@ class ContextPool:
         """After a test: every context it was lent is cleaned and kept, or closed."""
         lent, self.lent = self.lent, []
         for item in lent:
-            try:
-                kept = self._clean(item)
-            except Exception:  # a page that would not leave: not given to anyone again
-                kept = False
-            if kept and len(self.idle.setdefault(item.kind, [])) < KEPT_PER_KIND:
-                self.idle[item.kind].append(item)
-            else:
-                self._close(item.context)
+            self._keep_or_close(item)
+
+    def give_back(self, context) -> None:
+        """A context the test has done with, before its end: cleaned and kept at once (the next
+        ``new_context`` with the same options, of this test or a later one, gets it), or
+        closed. Where a test would close a context to free its page, this frees it as well and
+        spares the next one a cold start."""
+        item = next(item for item in self.lent if item.context is context)
+        self.lent.remove(item)
+        self._keep_or_close(item)
+
+    def _keep_or_close(self, item: Lent) -> None:
+        try:
+            kept = self._clean(item)
+        except Exception:  # a page that would not leave: not given to anyone again
+            kept = False
+        if kept and len(self.idle.setdefault(item.kind, [])) < KEPT_PER_KIND:
+            self.idle[item.kind].append(item)
+        else:
+            self._close(item.context)
 
     def close(self) -> None:
         for kept in self.idle.values():

@@ -1,0 +1,37 @@
+"""The served process lets go of the PostgreSQL connections of finished requests: each request's
+view runs in a thread of its own, whose connection, left in a reference cycle when the thread
+ends, is closed only when the collector finds it. The server collects rarely by allocation
+(config/asgi.py), so it also collects the young generations every second: without that, a test
+server held a connection per request until PostgreSQL's limit of 100 refused everyone."""
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from django.db import connection
+
+pytestmark = [pytest.mark.server]
+
+
+def server_connections(database: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                       [database])
+        return cursor.fetchone()[0]
+
+
+def test_a_quiet_server_closes_the_connections_of_finished_requests(server):
+    if connection.vendor != "postgresql":
+        pytest.skip("counts PostgreSQL's connections")
+    database = connection.settings_dict["NAME"]
+    for n in range(40):  # each a query (the match is looked up) in a request thread of its own
+        try:
+            urllib.request.urlopen(f"{server.url}/matches/{900_000 + n}/", timeout=10)
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 404
+    deadline = time.monotonic() + 5
+    while server_connections(database) > 12 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert server_connections(database) <= 12

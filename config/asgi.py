@@ -1,8 +1,6 @@
 """ASGI entry point: HTTP (Django, static files) and WebSockets (Channels)."""
 import gc
 import os
-import threading
-import time
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -11,6 +9,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi = get_asgi_application()
 
 from core.checks import refuse_insecure_start, refuse_uncollected_static  # noqa: E402
+from core.collector import collect_seldom  # noqa: E402
 
 refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at all
 refuse_uncollected_static()  # production without `manage.py collectstatic`: neither
@@ -48,21 +47,5 @@ if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Cha
 # students; frozen, 67–78 ms: bench/live_latency.py, see the README's figures).
 gc.collect()
 gc.freeze()
-# ...and the young generations are collected less often. A move builds a view per socket (thousands
-# of objects, nearly all freed by their reference counts), and at Python's default threshold (a
-# collection every 700 new objects) the collector's walks were a quarter of the server's CPU:
-# QTris at 300 students, 17.5 → 12.4 ms per action (12.6 with the collector off altogether).
-# A quiet process would then hardly ever collect, and some garbage must go soon: a finished
-# request's thread leaves its PostgreSQL connection in a reference cycle (a test server reached
-# PostgreSQL's 100 connections), so the young generations are also collected every second.
-gc.set_threshold(100_000, 50, 100)
-
-
-def _collect_young_cycles() -> None:
-    while True:
-        time.sleep(YOUNG_CYCLES_EVERY_S)
-        gc.collect(1)
-
-
-YOUNG_CYCLES_EVERY_S = 1.0
-threading.Thread(target=_collect_young_cycles, name="collect-young-cycles", daemon=True).start()
+# ...and collected seldom by allocation, and on a clock (core/collector.py).
+collect_seldom()

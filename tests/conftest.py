@@ -2,7 +2,6 @@
 sets them), the embedded default (SQLite file, in-memory layer) otherwise."""
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
@@ -22,13 +21,14 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
 # synchronous all the same. The server processes do not inherit this (see LiveServer.env).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+from core.collector import collect_seldom
 from tests.support.server import LiveServer
 from tests.support.worker import CeleryWorker
 
-# The test processes collect reference cycles seldom, as the served app does (config/asgi.py):
-# engines and views make many short-lived objects, and the default collector walked them
-# every 700 (the engine, conformance and session tests: 32.5 -> 29.5 s of CPU).
-gc.set_threshold(100_000, 50, 100)
+# The test processes run the collector as the served app does (core/collector.py): engines and
+# views make many short-lived objects, and the default collector walked them every 700 (the
+# engine, conformance and session tests: 32.5 -> 29.5 s of CPU).
+collect_seldom()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -9,7 +9,6 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi = get_asgi_application()
 
 from core.checks import refuse_insecure_start, refuse_uncollected_static  # noqa: E402
-from core.collector import collect_seldom  # noqa: E402
 
 refuse_insecure_start()  # DEBUG off on the built-in SECRET_KEY: do not serve at all
 refuse_uncollected_static()  # production without `manage.py collectstatic`: neither
@@ -47,5 +46,3 @@ if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Cha
 # students; frozen, 67–78 ms: bench/live_latency.py, see the README's figures).
 gc.collect()
 gc.freeze()
-# ...and collected seldom by allocation, and on a clock (core/collector.py).
-collect_seldom()

@@ -21,14 +21,8 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
 # synchronous all the same. The server processes do not inherit this (see LiveServer.env).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from core.collector import collect_seldom
 from tests.support.server import LiveServer
 from tests.support.worker import CeleryWorker
-
-# The test processes run the collector as the served app does (core/collector.py): engines and
-# views make many short-lived objects, and the default collector walked them every 700 (the
-# engine, conformance and session tests: 32.5 -> 29.5 s of CPU).
-collect_seldom()
 
 
 @pytest.hookimpl(tryfirst=True)

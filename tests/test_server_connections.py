@@ -1,8 +1,8 @@
 """The served process lets go of the PostgreSQL connections of finished requests: each request's
 view runs in a thread of its own, whose connection, left in a reference cycle when the thread
-ends, is closed only when the collector finds it. The server collects rarely by allocation
-(config/asgi.py), so it also collects the young generations every second: without that, a test
-server held a connection per request until PostgreSQL's limit of 100 refused everyone."""
+ends, is closed only when Python's cycle collector finds it. A server that collected seldom (a
+threshold of 100,000 new objects, tried for the live CPU) held a connection per request until
+PostgreSQL's limit of 100 refused everyone."""
 from __future__ import annotations
 
 import time

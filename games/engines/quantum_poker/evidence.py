@@ -84,11 +84,16 @@ def _after(card: str, gate: str, physics: bool) -> str:
     return table.get(gate, {}).get(card, card)
 
 
+def _bet_after(bet: int, gate: str) -> int:
+    """A card's bet after ``gate``: Z doubles a single bet and halves a double one."""
+    return (2 if bet == 1 else 1) if gate == "Z" else bet
+
+
 def _worth(row: dict, gate: str, physics: bool) -> float:
     """How much ``gate`` on this card changes its owner's expected count."""
     card = _card(row, physics)
     bet = row["bet"]
-    new_bet = (2 if bet == 1 else 1) if gate == "Z" else bet
+    new_bet = _bet_after(bet, gate)
     return _p1(_after(card, gate, physics)) * new_bet - _p1(card) * bet
 
 
@@ -124,7 +129,7 @@ def _chips(view: dict, seat: int, changed: tuple[int, int], gate: str, physics: 
             card, bet = _card(q, physics), q["bet"]
             if changed == (owner, q["slot"]):
                 card = _after(card, gate, physics)
-                bet = (2 if bet == 1 else 1) if gate == "Z" else bet
+                bet = _bet_after(bet, gate)
             bets[owner] += bet
             p1 = _p1(card)
             if p1 == 1:

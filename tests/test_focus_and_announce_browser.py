@@ -129,11 +129,12 @@ def test_qtris_focus_after_a_move_and_one_announcement(chromium, server, teacher
 
 
 def test_poker_focus_after_a_move_and_one_announcement(chromium, server, teacher):
-    table = poker_table(server, community_cards=10)
+    # a deal whose first card is a SWAP (two qubits to pick), so the card played is the first of another kind
+    table = poker_table(server, community_cards=10, seed_wants=lambda st: [c["kind"] == "SWAP" for c in st["hand"]["community"]][:2] == [True, False])
     mid = table.match_id
     first = next(s for s, st in table.students.items() if state_of(st, mid)["legal"])
     page = page_of(chromium, server, table.students[first], mid)
-    page.locator(".qp-pauli.playable").first.focus()
+    page.locator(".qp-pauli.playable:not(.k-SWAP)").first.focus()
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.matches('.qp-qubit.target')")
     press_and_wait(page)

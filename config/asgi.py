@@ -44,5 +44,12 @@ if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Cha
 # Everything loaded so far lives as long as the process: frozen, the collector no longer walks it
 # on every full collection (those walks were the live bench's 200–280 ms p99 pauses at 300
 # students; frozen, 67–78 ms: bench/live_latency.py, see the README's figures).
+# Then the collector runs seldom: every 100,000 new objects rather than 700, its older generations
+# as seldom after that. A live move makes thousands of short-lived objects (views, patches,
+# events), and the default thresholds collected several times per move (poker at 300 students:
+# 21.1 -> 16.3 ms of CPU per action). Nothing of value waits on the collector: a request's or a
+# message's PostgreSQL connection goes back to its pool when done (config/settings.py), not when
+# its thread's objects are collected.
 gc.collect()
 gc.freeze()
+gc.set_threshold(100_000, 50, 100)

@@ -1,8 +1,8 @@
 """The served process lets go of the PostgreSQL connections of finished requests: each request's
-view runs in a thread of its own, whose connection, left in a reference cycle when the thread
-ends, is closed only when Python's cycle collector finds it. A server that collected seldom (a
-threshold of 100,000 new objects, tried for the live CPU) held a connection per request until
-PostgreSQL's limit of 100 refused everyone."""
+view runs in a thread of its own. A connection of its own, kept by that thread, stayed open after
+the thread ended until Python's cycle collector found it; the server collects seldom
+(config/asgi.py), so a connection per request was held until PostgreSQL's limit of 100 refused
+everyone. Now each request takes a connection from the process's pool and gives it back."""
 from __future__ import annotations
 
 import time

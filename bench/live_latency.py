@@ -134,6 +134,7 @@ def bench_env() -> dict[str, str]:
         "CHANNELS_PREFIX": BENCH_PREFIX, "CACHE_PREFIX": BENCH_PREFIX, "ECHO_SOCKET": "1",
         "DEBUG": "0", "SECRET_KEY": "bench-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0", "SESSION_COOKIE_SECURE": "0", "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DB_CONN_MAX_AGE": "60",
         # the bench loads no page: static files as they are (serve refuses hashed ones uncollected)
         "STATIC_HASHED": os.environ.get("STATIC_HASHED", "0"),
         # simulated students open many sockets each and stay quiet between moves

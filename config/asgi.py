@@ -19,6 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core import request_connections  # noqa: E402
 from core.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from core.staticfiles import static_files  # noqa: E402
 
@@ -47,9 +48,10 @@ if settings.ECHO_SOCKET:  # benchmarks only: the server's own floor, without Cha
 # Then the collector runs seldom: every 100,000 new objects rather than 700, its older generations
 # as seldom after that. A live move makes thousands of short-lived objects (views, patches,
 # events), and the default thresholds collected several times per move (poker at 300 students:
-# 21.1 -> 16.3 ms of CPU per action). Nothing of value waits on the collector: a request's or a
-# message's PostgreSQL connection goes back to its pool when done (config/settings.py), not when
-# its thread's objects are collected.
+# 21.1 -> 16.3 ms of CPU per action). Nothing of value waits on the collector: a request's
+# PostgreSQL connection is closed when its response is done, not when its thread's objects are
+# collected.
+request_connections.connect()
 gc.collect()
 gc.freeze()
 gc.set_threshold(100_000, 50, 100)

@@ -107,15 +107,6 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if "postgresql" in DATABASES["default"]["ENGINE"] and os.environ.get("DB_POOL", "1") != "0":
-    # a pool of connections per process (psycopg_pool): a request or socket message takes one and
-    # gives it back when done (CONN_MAX_AGE 0 means "back to the pool"). Persistent connections
-    # belong to a thread instead, and each HTTP request runs in a thread of its own: a finished
-    # request's connection then stayed open until the cycle collector freed it
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_SIZE", "20")), "timeout": 10}
 if "postgresql" in DATABASES["default"]["ENGINE"]:
     # one test database per test run, so runs side by side do not drop each other's
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}

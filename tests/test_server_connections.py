@@ -2,7 +2,7 @@
 view runs in a thread of its own. A connection of its own, kept by that thread, stayed open after
 the thread ended until Python's cycle collector found it; the server collects seldom
 (config/asgi.py), so a connection per request was held until PostgreSQL's limit of 100 refused
-everyone. Now each request takes a connection from the process's pool and gives it back."""
+everyone. Now a request's connection is closed when its response is done (core/request_connections.py)."""
 from __future__ import annotations
 
 import time

@@ -108,6 +108,16 @@ class ClassSession(models.Model):
     def is_live(self) -> bool:
         return self.status != self.Status.ENDED
 
+    def seated_tables(self) -> list[Table]:
+        """Every table in number order, with its match, its round and the match's seats as a list
+        in seat order (``table.match.seat_list``: reading it builds no query, where each
+        ``match.seats.all()`` of a prefetch builds a queryset). A dashboard payload reads them
+        once for its rows, its standings and its concept grid."""
+        from games.models import Seat
+
+        seats = models.Prefetch("match__seats", queryset=Seat.objects.order_by("index"), to_attr="seat_list")
+        return list(self.tables.select_related("match", "round").prefetch_related(seats).order_by("number"))
+
 
 class Participant(models.Model):
     session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="participants")

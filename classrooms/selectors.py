@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classrooms import understanding
-from classrooms.models import ClassSession, Participant
+from classrooms.models import ClassSession, Participant, Table
 from classrooms.standings import cached_standings, current_round
 from classrooms.ticket_progress import shows_progress, table_progress
 from games import pace
@@ -23,12 +23,13 @@ from games.snapshot import Snapshot, seat_name
 from games.summaries import has_summary, match_summary
 
 
-def tables_summary(session: ClassSession) -> list[dict]:
+def tables_summary(session: ClassSession, seated: list[Table] | None = None) -> list[dict]:
+    """A row per table (``seated``: the session's ``seated_tables()`` when read already)."""
     tables = []
-    for table in session.tables.select_related("match", "round").prefetch_related("match__seats"):
+    for table in session.seated_tables() if seated is None else seated:
         match = table.match
         seats = [{"index": s.index, "name": seat_name(s), "bot": s.bot or None, "participant": s.participant_id}
-                 for s in match.seats.all()]
+                 for s in match.seat_list]
         tables.append({
             "number": table.number,
             "round": table.round.number if table.round_id else None,
@@ -118,8 +119,9 @@ def dashboard_payload(session: ClassSession) -> dict:
 def dashboard_payload_and_seating(session: ClassSession) -> tuple[dict, understanding.Seating]:
     """``dashboard_payload``, and who sat where (``understanding.Seating``): the dashboard's
     socket keeps it to fill the concept grid in after a move without a rebuild."""
-    seating = understanding.session_seating(session)
-    tables = tables_summary(session)
+    seated = session.seated_tables()
+    seating = understanding.session_seating(session, seated)
+    tables = tables_summary(session, seated)
     live = (Match.Status.WAITING, Match.Status.PLAYING)
     table_of = {s["participant"]: t for t in tables for s in t["seats"]
                 if s["participant"] and t["status"] in live}
@@ -140,7 +142,7 @@ def dashboard_payload_and_seating(session: ClassSession) -> tuple[dict, understa
         "participants": participants,
         "tables": tables,
         "rounds": rounds_summary(session, tables),
-        "standings": cached_standings(session),
+        "standings": cached_standings(session, seated),
         # what each student understood, in counts (the report has the moves behind them)
         "understanding": understanding.compact(seating),
     }, seating

@@ -121,22 +121,23 @@ class Record:
         return {o for o, _r in self.met}
 
 
-def counted_tables(session: ClassSession):
-    """The tables the standings count: a session's rounds, or every table of a free session."""
-    tables = session.tables.select_related("match", "round").prefetch_related("match__seats")
+def counted_tables(session: ClassSession, tables: list[Table] | None = None) -> list[Table]:
+    """The tables the standings count (of ``tables``, ``session.seated_tables()`` by default): a
+    session's rounds, or every table of a free session."""
+    tables = session.seated_tables() if tables is None else tables
     if session.format == ClassSession.Format.ROUNDS:
-        tables = tables.filter(round__isnull=False)
-    return list(tables.order_by("number"))
+        return [t for t in tables if t.round_id is not None]
+    return tables
 
 
 def records(session: ClassSession, tables: list[Table] | None = None) -> dict[int, Record]:
     """Every student of the session (removed ones too) with their finished games."""
-    tables = counted_tables(session) if tables is None else tables
+    tables = counted_tables(session, tables)
     cooperative = is_cooperative(session.game)
     out = {p.pk: Record(p.pk, p.display_name) for p in session.participants.all()}
     for table in tables:
         match = table.match
-        seats = list(match.seats.all())
+        seats = match.seat_list
         humans = [s for s in seats if s.participant_id in out]
         if match.status != Match.Status.FINISHED or not match.outcome:
             continue
@@ -172,8 +173,8 @@ def records(session: ClassSession, tables: list[Table] | None = None) -> dict[in
 def opponents_met(session: ClassSession) -> dict[int, set[int]]:
     """Who has met whom at any table of the session (finished or not): the pairing avoids rematches."""
     met: dict[int, set[int]] = defaultdict(set)
-    for table in session.tables.prefetch_related("match__seats"):
-        ids = [s.participant_id for s in table.match.seats.all() if s.participant_id]
+    for table in session.seated_tables():
+        ids = [s.participant_id for s in table.match.seat_list if s.participant_id]
         for a in ids:
             met[a].update(b for b in ids if b != a)
     return met
@@ -229,7 +230,7 @@ def _tables(session: ClassSession, tables: list[Table]) -> list[dict]:
     out = []
     for table in tables:
         match = table.match
-        seats = list(match.seats.all())
+        seats = match.seat_list
         finished = match.status == Match.Status.FINISHED and bool(match.outcome)
         points = game_points(match.outcome, len(seats), cooperative=cooperative) if finished else None
         winners = set(match.outcome.get("winners") or []) if finished else set()
@@ -250,7 +251,7 @@ def _teams(session: ClassSession, tables: list[Table], recs: dict[int, Record]) 
     teams: dict[tuple, dict] = {}
     for table in tables:
         match = table.match
-        seats = list(match.seats.all())
+        seats = match.seat_list
         members = tuple(sorted(s.participant_id for s in seats if s.participant_id))
         if not members:
             continue
@@ -298,20 +299,21 @@ def _signature(session: ClassSession) -> str:
     return f"{session.format}:{sorted(tables.items())}:{sorted(people.items())}"
 
 
-def cached_standings(session: ClassSession) -> dict:
-    """``session_standings``, computed once per change of the session (every lobby asks at once)."""
+def cached_standings(session: ClassSession, tables: list[Table] | None = None) -> dict:
+    """``session_standings``, computed once per change of the session (every lobby asks at once);
+    ``tables``: the session's ``seated_tables()`` when the caller has read them already."""
     # per language too: a seat handed to a bot is named in the reader's language
     key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(_signature(session).encode()).hexdigest()}"
     found = cache.get(key)
     if found is None:
-        found = session_standings(session)
+        found = session_standings(session, tables)
         cache.set(key, found, 600)
     return found
 
 
-def session_standings(session: ClassSession) -> dict:
+def session_standings(session: ClassSession, tables: list[Table] | None = None) -> dict:
     """The session's standings (see the module docstring); public facts only."""
-    tables = counted_tables(session)
+    tables = counted_tables(session, tables)
     recs = records(session, tables)
     # removed (or merged away) students, and those still in the waiting room, are not ranked
     removed = set(session.participants.filter(Q(removed=True) | Q(admitted=False)).values_list("pk", flat=True))

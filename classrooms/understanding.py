@@ -228,15 +228,16 @@ class Seating:
             self.matches[ref.match] = ref
 
 
-def session_seating(session: ClassSession) -> Seating:
+def session_seating(session: ClassSession, seated: list[Table] | None = None) -> Seating:
+    """``seated``: the session's ``seated_tables()`` when the caller has read them already."""
     seating = Seating()
-    for table in Table.objects.filter(session=session).select_related("match").order_by("number"):
+    for table in session.seated_tables() if seated is None else seated:
         seating.matches[table.match_id] = MatchRef.of(table.match)
         seating.numbers[table.match_id] = table.number
-    for match_id, index, holder, former in Seat.objects.filter(match_id__in=list(seating.matches)).values_list(
-            "match_id", "index", "participant_id", "former_participant_id"):
-        if holder or former:
-            seating.students.setdefault(match_id, {})[index] = holder or former
+        for seat in table.match.seat_list:
+            if seat.participant_id or seat.former_participant_id:
+                seating.students.setdefault(table.match_id, {})[seat.index] = (
+                    seat.participant_id or seat.former_participant_id)
     seating.names = dict(session.participants.filter(merged_into=None).order_by("joined_at", "pk")
                          .values_list("pk", "display_name"))
     return seating

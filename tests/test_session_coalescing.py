@@ -111,3 +111,30 @@ def test_a_moves_session_message_carries_its_state_so_another_process_rebuilds_n
     assert not log_reads(), "the table's log was replayed"
     remember = lambda message: None  # noqa: E731 (without the state carried: the log is read)
     assert log_reads()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("students", [4, 12])
+def test_a_dashboard_payload_reads_the_sessions_tables_and_seats_once_whatever_their_number(classroom, students):
+    """The rows, the standings (recomputed: a game just ended) and the concept grid of a dashboard
+    payload come from one read of the tables and one of their seats, at 2 tables as at 6."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classrooms import selectors, services
+    from classrooms.models import Participant
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    for n in range(students):
+        Participant.objects.create(session=session, display_name=f"S{n}")
+    services.auto_pair(session)
+    services.start_all(session)
+    cache.clear()  # the standings are computed, not read from the cache
+    with CaptureQueriesContext(connection) as queries:
+        payload = selectors.dashboard_payload(session)
+    assert len(payload["tables"]) == students // 2 and len(payload["standings"]["students"]) == students
+    sql = [q["sql"] for q in queries.captured_queries]
+    tables = [s for s in sql if s.startswith('SELECT "classrooms_table"')]
+    seats = [s for s in sql if s.startswith('SELECT "games_seat"')]
+    assert len(tables) == 1 and len(seats) == 1, "\n".join(tables + seats)

@@ -16,7 +16,7 @@ from classrooms.ticket_progress import shows_progress, table_progress
 from games import pace
 from games.engines import State, abilities_of, get_game
 from games.models import Match
-from games.moments import newest_moments, table_moments
+from games.moments import newest_moments, tables_moments
 from games.names import game_name, variant_name
 from games.selectors import current_state
 from games.snapshot import Snapshot, seat_name
@@ -288,7 +288,7 @@ def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, d
     phase = screen_phase(session, [t.match.status for t in current])
     students = [{k: s[k] for k in ("name", "place", "points", "played", "won", "drawn", "lost", "luck")}
                 for s in standings["students"]]
-    moments = {t.match.pk: table_moments(t.number, t.match) for t in tables}
+    moments = tables_moments((t.number, t.match) for t in tables)
     return {
         "type": "screen",
         "session": {"id": session.pk, "game": session.game, "game_name": game_name(session.game),

@@ -46,8 +46,24 @@ def _tolerant(name: str):
     return call
 
 
-OutageTolerantClient = type("OutageTolerantClient", (RedisCacheClient,),
-                            {name: _tolerant(name) for name in _AS_IF_EMPTY})
+class OutageTolerantClient(RedisCacheClient):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._redis_of_pool: dict[int, object] = {}
+
+    def get_client(self, key=None, *, write=False):
+        """Django's client makes a ``redis.Redis`` object for every operation (over the same
+        connection pool); one per pool is kept here (a Redis object is safe to share between
+        threads): a move reads and writes the cache several times."""
+        pool = self._get_connection_pool(write)
+        client = self._redis_of_pool.get(id(pool))
+        if client is None:
+            client = self._redis_of_pool.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
+for _name in _AS_IF_EMPTY:
+    setattr(OutageTolerantClient, _name, _tolerant(_name))
 
 
 # one client (and so one connection pool) per process and server, shared by every ``caches``

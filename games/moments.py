@@ -29,16 +29,24 @@ def match_moments(match: Match) -> list[dict]:
     return moments_at(match.pk, match.game, match.seq)
 
 
-def moments_at(match_id: int, game_slug: str, seq: int) -> list[dict]:
+def _key(match_id: int, seq: int) -> str:
+    return f"moments:{match_id}:{seq}"
+
+
+def _has_moments(game_slug: str, seq: int) -> bool:
+    return bool(seq) and abilities_of(get_game(game_slug)).teaching_moments
+
+
+def moments_at(match_id: int, game_slug: str, seq: int, cached: dict[str, list[dict]] | None = None) -> list[dict]:
     """``match_moments`` of the match ``match_id`` when its log holds ``seq`` actions (what a
-    move's snapshot tells)."""
-    game = get_game(game_slug)
-    if not abilities_of(game).teaching_moments or not seq:
+    move's snapshot tells); ``cached``: what the cache held, read already (``tables_moments``)."""
+    if not _has_moments(game_slug, seq):
         return []
-    key = f"moments:{match_id}:{seq}"
-    found = cache.get(key)
+    key = _key(match_id, seq)
+    found = cache.get(key) if cached is None else cached.get(key)
     if found is not None:
         return found
+    game = get_game(game_slug)
     rows = list(Action.objects.filter(match_id=match_id, seq__lt=seq).order_by("-seq")
                 .values_list("seq", "events", "created_at")[:HISTORY + RECENT])
     rows.reverse()
@@ -55,10 +63,18 @@ def moments_at(match_id: int, game_slug: str, seq: int) -> list[dict]:
     return found
 
 
-def table_moments(number: int, match: Match) -> dict:
+def table_moments(number: int, match: Match, cached: dict[str, list[dict]] | None = None) -> dict:
     """One table's moments as ``newest_moments`` reads them (with the match's ``status``)."""
     return {"match": match.pk, "number": number, "game": match.game, "status": match.status,
-            "moments": match_moments(match)}
+            "moments": moments_at(match.pk, match.game, match.seq, cached)}
+
+
+def tables_moments(tables: Iterable[tuple[int, Match]]) -> dict[int, dict]:
+    """``table_moments`` of some tables (``(number, match)``) by match id, the cached ones read
+    in one round trip (a projector's payload names every table of the session)."""
+    tables = list(tables)
+    cached = cache.get_many([_key(m.pk, m.seq) for _n, m in tables if _has_moments(m.game, m.seq)])
+    return {match.pk: table_moments(number, match, cached) for number, match in tables}
 
 
 def newest_moments(tables: Iterable[dict], limit: int = 6) -> list[dict]:
@@ -78,4 +94,4 @@ def newest_moments(tables: Iterable[dict], limit: int = 6) -> list[dict]:
 
 def recent_moments(tables: Iterable[tuple[int, Match]], limit: int = 6) -> list[dict]:
     """``newest_moments`` of the matches of some tables (``(number, match)``)."""
-    return newest_moments((table_moments(number, match) for number, match in tables), limit)
+    return newest_moments(tables_moments(tables).values(), limit)

@@ -235,9 +235,8 @@ def session_seating(session: ClassSession, seated: list[Table] | None = None) ->
         seating.matches[table.match_id] = MatchRef.of(table.match)
         seating.numbers[table.match_id] = table.number
         for seat in table.match.seat_list:
-            if seat.participant_id or seat.former_participant_id:
-                seating.students.setdefault(table.match_id, {})[seat.index] = (
-                    seat.participant_id or seat.former_participant_id)
+            if student := seat.participant_id or seat.former_participant_id:
+                seating.students.setdefault(table.match_id, {})[seat.index] = student
     seating.names = dict(session.participants.filter(merged_into=None).order_by("joined_at", "pk")
                          .values_list("pk", "display_name"))
     return seating

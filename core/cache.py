@@ -49,17 +49,16 @@ def _tolerant(name: str):
 class OutageTolerantClient(RedisCacheClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._redis_of_pool: dict[int, object] = {}
+        self._redis_of_pool: dict[object, object] = {}
 
     def get_client(self, key=None, *, write=False):
         """Django's client makes a ``redis.Redis`` object for every operation (over the same
         connection pool); one per pool is kept here (a Redis object is safe to share between
         threads): a move reads and writes the cache several times."""
         pool = self._get_connection_pool(write)
-        client = self._redis_of_pool.get(id(pool))
-        if client is None:
-            client = self._redis_of_pool.setdefault(id(pool), self._client(connection_pool=pool))
-        return client
+        if pool not in self._redis_of_pool:
+            self._redis_of_pool.setdefault(pool, self._client(connection_pool=pool))
+        return self._redis_of_pool[pool]
 
 
 for _name in _AS_IF_EMPTY:

@@ -37,8 +37,9 @@ run: install
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py serve $(SERVE_ARGS)  # development values unless told otherwise
 
 chromium:
-	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || \
-	  (echo "Installing Chromium for the browser tests (Debian package)…" && apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)
+	@[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromium-headless-shell ] || \
+	  (echo "Installing Chromium and its headless shell for the browser tests (Debian packages)…" && \
+	   apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-headless-shell >/dev/null)
 
 # the suite in parallel: pytest-xdist workers, each given the next test when it is down to two
 # (the longest first, tests/conftest.py; the scripted lessons in two queues of their own,

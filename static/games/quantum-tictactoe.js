@@ -2,7 +2,7 @@
 // with both outcomes previewed, the cascade animated, lines and scores.
 import { _, tr } from "../js/i18n.js";
 import { h, readableText, svg } from "../js/svg.js";
-import { pressWatch, tapped } from "../js/touch.js";
+import { lastPointerType, pressWatch, tapped } from "../js/touch.js";
 const CELL = 120;
 const MARK = { X: "X", O: "O" };
 
@@ -222,7 +222,7 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
       g.addEventListener("keydown", (e) => onKey(e, sq));
       if (collapseSquares.has(sq)) {
         g.addEventListener("mouseenter", () => setPreview(sq));
-        g.addEventListener("mouseleave", () => setPreview(null));
+        g.addEventListener("mouseleave", leave);
         g.addEventListener("focus", () => { if (!pressing() && !drawing) setPreview(sq); });
         g.addEventListener("blur", () => { if (!drawing) setTimeout(() => { if (previewSquare === sq && !board.contains(document.activeElement)) setPreview(null); }); });
       }
@@ -253,6 +253,10 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
     if (focused) { const g = board.querySelector(`[data-square="${focused}"]`); if (g) g.focus({ preventScroll: true }); }
     drawing = false;
   }
+
+  // a pointer leaving a choice ends its preview; a finger's compatibility mouseleave (some
+  // browsers send one just after a tap) does not: the tap's preview stays until the next tap
+  function leave() { if (lastPointerType() === "mouse") setPreview(null); }
 
   // hovering a choice previews its outcome on the board; the side panel is not rebuilt
   function setPreview(sq) {
@@ -286,7 +290,7 @@ export function createBoard(root, { act, promptChanged = () => {}, say: speak = 
           b.dataset.collapse = sq;
           b.addEventListener("click", () => act({ collapse: sq }));
           b.addEventListener("mouseenter", () => setPreview(sq));
-          b.addEventListener("mouseleave", () => setPreview(null));
+          b.addEventListener("mouseleave", leave);
           b.addEventListener("focus", () => setPreview(sq));
           b.addEventListener("blur", () => setPreview(null));
           box.append(b);

@@ -287,23 +287,31 @@ def current_round(session: ClassSession):
     return session.rounds.order_by("-number").first()
 
 
-def _signature(session: ClassSession) -> str:
-    """What the standings depend on, in two aggregate queries: they change only when a table is
-    added, starts or finishes, a student joins, is removed or let back in, or a round starts."""
-    tables = session.tables.aggregate(
-        n=Count("id"), playing=Count("id", filter=Q(match__status=Match.Status.PLAYING)),
-        done=Count("id", filter=Q(match__status=Match.Status.FINISHED)), last=Max("match__finished_at"),
-        rounds=Max("round__number"))
+def _signature(session: ClassSession, tables: list[Table] | None = None) -> str:
+    """What the standings depend on; they change only when a table is added, starts or finishes,
+    a student joins, is removed or let back in, or a round starts. A key must never describe a
+    newer session than the standings cached under it (those would stay stale until the next
+    change): the participants are counted before the standings read theirs, and the tables are
+    read off ``tables`` itself, the very rows the standings are then computed from, when the
+    caller has read them; else counted before the standings read them (two aggregate queries)."""
     people = session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)),
                                             waiting=Count("id", filter=Q(admitted=False)))
-    return f"{session.format}:{sorted(tables.items())}:{sorted(people.items())}"
+    if tables is None:
+        counts = session.tables.aggregate(
+            n=Count("id"), playing=Count("id", filter=Q(match__status=Match.Status.PLAYING)),
+            done=Count("id", filter=Q(match__status=Match.Status.FINISHED)), last=Max("match__finished_at"),
+            rounds=Max("round__number"))
+        return f"{session.format}:{sorted(counts.items())}:{sorted(people.items())}"
+    rows = [(t.pk, t.number, t.round.number if t.round_id else None, t.match.status, t.match.finished_at,
+             [(s.participant_id, s.bot, s.former_participant_id) for s in t.match.seat_list]) for t in tables]
+    return f"{session.format}:read:{rows}:{sorted(people.items())}"
 
 
 def cached_standings(session: ClassSession, tables: list[Table] | None = None) -> dict:
     """``session_standings``, computed once per change of the session (every lobby asks at once);
     ``tables``: the session's ``seated_tables()`` when the caller has read them already."""
     # per language too: a seat handed to a bot is named in the reader's language
-    key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(_signature(session).encode()).hexdigest()}"
+    key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(_signature(session, tables).encode()).hexdigest()}"
     found = cache.get(key)
     if found is None:
         found = session_standings(session, tables)

@@ -511,3 +511,22 @@ def test_cached_standings_follow_every_change_of_the_session(classroom):
     assert "Di" in [r["name"] for r in cached_standings(session)["students"]]
     services.remove_participant(session, late.pk)
     assert "Di" not in [r["name"] for r in cached_standings(session)["students"]]
+
+
+def test_standings_cached_from_tables_read_before_a_finish_are_not_served_after_it(classroom):
+    """The dashboard computes the standings from the tables it read for its rows: a table that
+    finished after that read, before the cache key was taken, must not leave those standings
+    cached as the finished session's (the dashboard then showed a finished game as unplayed until
+    the next change)."""
+    from classrooms.standings import cached_standings
+
+    session = _session(classroom, names=("Ada", "Bo", "Cy", "Di"))
+    first = services.next_round(session)
+    read_before = session.seated_tables()
+    play_out(first.tables.order_by("number").first().match_id)  # meanwhile, a table finishes
+    stale = cached_standings(session, read_before)
+    assert all(row["played"] == 0 for row in stale["students"])  # (what those rows say)
+    fresh = cached_standings(session, session.seated_tables())
+    assert fresh == session_standings(session)
+    assert sorted(row["played"] for row in fresh["students"]) == [0, 0, 1, 1]
+    assert cached_standings(session) == session_standings(session)

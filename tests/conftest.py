@@ -2,6 +2,7 @@
 sets them), the embedded default (SQLite file, in-memory layer) otherwise."""
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -230,14 +231,20 @@ def chromium_browser():
     expect.set_options(timeout=15_000)
 
     from tests.support.browser import launch
+    from tests.support.loops import loop_running
     from tests.support.pool import ContextPool
 
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        pool = ContextPool(browser)
-        yield pool
+    playwright = sync_playwright().start()
+    playwright_loop = asyncio._get_running_loop()
+    browser = launch(playwright)
+    pool = ContextPool(browser)
+    yield pool
+    # the last test of the process may be one that set Playwright's loop aside (its teardown
+    # ends the run's fixtures too): closing needs it back (tests/support/loops.py)
+    with loop_running(playwright_loop):
         pool.close()
         browser.close()
+        playwright.stop()
 
 
 @pytest.fixture

@@ -16,3 +16,14 @@ def loop_set_aside():
         yield
     finally:
         asyncio._set_running_loop(loop)
+
+
+@contextmanager
+def loop_running(loop):
+    """``loop`` registered as the test thread's running loop meanwhile (Playwright's, set aside)."""
+    before = asyncio._get_running_loop()
+    asyncio._set_running_loop(loop)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(before)

@@ -15,22 +15,24 @@ SHOTS = "/tmp/qc-shots"
 
 
 def play_one_turn(page) -> bool:
-    """If it is this student's turn, make a legal play by clicking the board. True if played."""
+    """If it is this student's turn, make a legal play by clicking the board. True if played,
+    once the page has drawn the state its move made (the next call then sees that state, not the
+    one before it with its choices, which vanish under the pointer as the answer arrives)."""
     if not page.locator("#turn.mine").count():
         return False
+    seen = page.evaluate("() => window.matchState().seq")
     collapse = page.locator("button[data-collapse]")
     if collapse.count():
         collapse.first.hover()  # the outcome is previewed on the board before choosing
         expect(page.locator(".mark.ghost").first).to_be_visible()
         collapse.first.click()
-        return True
-    playable = page.locator("g.cell.playable")
-    squares = [playable.nth(i).get_attribute("data-square") for i in range(playable.count())]
-    if len(squares) == 1:
-        page.click(f"g.cell[data-square='{squares[0]}']")
     else:
+        playable = page.locator("g.cell.playable")
+        squares = [playable.nth(i).get_attribute("data-square") for i in range(playable.count())]
         page.click(f"g.cell[data-square='{squares[0]}']")
-        page.click(f"g.cell[data-square='{squares[-1]}']")
+        if len(squares) > 1:
+            page.click(f"g.cell[data-square='{squares[-1]}']")
+    page.wait_for_function("(seen) => window.matchState().seq > seen", arg=seen)
     return True
 
 

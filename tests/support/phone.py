@@ -151,6 +151,9 @@ def phone_problems(page, within: str | None = None, ignore=(), min_target: int =
     ``small`` and ``covered`` targets, ``tiny`` text; each finding names its element."""
     page.wait_for_function("""() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)""",
                            timeout=10_000)
+    # two frames drawn: the resize observers of a viewport just changed have run (a board's text
+    # scale follows its drawn size, static/js/svg.js)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     # the page at rest: a tile growing in or a line sliding in is measured once its animation ends
     # (a repeated one, a target's few pulses, and long ones are not waited for: they change no
     # size or place)

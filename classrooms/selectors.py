@@ -281,8 +281,8 @@ def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, d
     code while the lobby is open, the standings, the recent teaching moments, the podium. Public
     facts only: names, points, results and moments made of public events — never a seat's view,
     a hand or a mission, and nothing of the dashboard's payload."""
-    tables = list(session.tables.select_related("match", "round").order_by("number"))
-    standings = cached_standings(session)
+    tables = session.seated_tables()
+    standings = cached_standings(session, tables)  # (the dashboard's cache entry, when it has the same tables)
     latest = standings.get("round")
     current = [t for t in tables if latest is None or (t.round_id and t.round.number == latest)]
     phase = screen_phase(session, [t.match.status for t in current])

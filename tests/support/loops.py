@@ -8,22 +8,16 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def loop_set_aside():
-    """The test thread's running loop (if any) set aside meanwhile."""
-    loop = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(loop)
-
-
-@contextmanager
 def loop_running(loop):
-    """``loop`` registered as the test thread's running loop meanwhile (Playwright's, set aside)."""
+    """``loop`` registered as the test thread's running loop meanwhile (None: no loop)."""
     before = asyncio._get_running_loop()
     asyncio._set_running_loop(loop)
     try:
         yield
     finally:
         asyncio._set_running_loop(before)
+
+
+def loop_set_aside():
+    """The test thread's running loop (if any) set aside meanwhile."""
+    return loop_running(None)

@@ -728,7 +728,7 @@ class QTris(Engine):
                 "number": turn["index"] + 1, "side": turn["side"], "plays_left": turn["plays_left"],
                 "total": state["turns_per_side"] * state["n_sides"]},
             "turns_per_side": state["turns_per_side"],
-            "board": {"components": copy.deepcopy(state["board"]),
+            "board": {"components": clone(state["board"]),
                       "squares": display_squares(state["board"])},
             "hand": list(state["hands"][side]) if side is not None else None,
             "hand_sizes": [len(h) for h in state["hands"]],
@@ -738,10 +738,10 @@ class QTris(Engine):
             "eve_measure_used": state["eve_measure_used"],
             "set_number": state["set_number"],
             "scores": list(state["scores"]),
-            "sets": copy.deepcopy(state["sets"]),
+            "sets": clone(state["sets"]),
             "final_board": state["final_board"],
             "lines": state["lines"],
-            "events": copy.deepcopy(state["events"]),
+            "events": clone(state["events"]),
         }
 
     def outcome(self, state: State) -> dict | None:

@@ -60,7 +60,11 @@ What one run does:
   run the games' Action log is compared: every acknowledged action is in the log at its (match,
   seq) (``lost`` otherwise) and every non-bot action of the log is one that some client sent at
   that seq (``doubled`` otherwise: applied twice, or applied from nowhere). The bench exits 1
-  unless both are 0. With patches the same: a patch carries the ``seq`` of the state it makes.
+  unless both are 0. Where two seats act at once (QTris's mulligan) the state a client takes for
+  its answer can be the other seat's move, and its own refusal (``stale``) come later, after its
+  socket closed at the end of the match or run: an acknowledged action whose place in the log
+  holds another client's action sent at that same seq lost that race (``raced``, printed on the
+  run line), it is not lost. With patches the same: a patch carries the ``seq`` of the state it makes.
 - Ramp-up: the sockets open at random over ``--ramp-up`` seconds (5, or clients/100 when more:
   10 s for 1,000), for the echo phase and again for the live phase; the live phase is the
   ramp-up plus ``--seconds``.
@@ -629,7 +633,7 @@ def shares(students: list[dict], classes: list[dict], k: int) -> list[dict]:
 
 # --- checks against the database, profile -----------------------------------------------------
 
-def check_log(sent: list, acked: list) -> tuple[int, int]:
+def check_log(sent: list, acked: list) -> tuple[int, int, int]:
     from games.models import Action
 
     sent_at = defaultdict(set)
@@ -642,9 +646,11 @@ def check_log(sent: list, acked: list) -> tuple[int, int]:
         logged[(match_id, seq)] = canonical(action)
         if not (by_bot or timed_out) and canonical(action) not in sent_at.get((match_id, seq), ()):
             doubled += 1
-    lost = sum(1 for match_id, seq, action in set(acked) if logged.get((match_id, seq)) != action)
-    lost += len(acked) - len(set(acked))  # one send acknowledged twice
-    return lost, doubled
+    missing = [(match_id, seq, action) for match_id, seq, action in set(acked) if logged.get((match_id, seq)) != action]
+    # (another client's action sent at the same seq holds the place: this one was refused, see above)
+    raced = sum(1 for match_id, seq, action in missing if logged.get((match_id, seq)) in sent_at[(match_id, seq)] - {action})
+    lost = len(missing) - raced + len(acked) - len(set(acked))  # (or one send acknowledged twice)
+    return lost, doubled, raced
 
 
 def summarise_profile(raw: Path, out: Path) -> None:
@@ -747,7 +753,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         merged.checked += r["checked"]
         merged.diverged += r["diverged"]
         cpu_generators += r["cpu"]
-    lost, doubled = check_log(merged.sent, merged.acked)
+    lost, doubled, raced = check_log(merged.sent, merged.acked)
     cpu = cpu_seconds(before, after)
     actions = max(1, len(merged.acked))
     per_action = {name: 1000 * seconds / actions for name, seconds in cpu.items()}
@@ -783,7 +789,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
           f"redis={per_action['redis']:.2f} total={out['cpu']:.2f}; echo floor: server={echo_cpu:.2f} per round trip "
           f"({echoes} in {echo_window[1] - echo_window[0]:.0f} s); generator_cpu_pct="
           f"{100 * cpu_generators / live_seconds / args.generators:.0f} (per generator, {args.generators} of them) "
-          f"lost={lost} doubled={doubled}")
+          f"lost={lost} doubled={doubled} raced={raced}")
     return out
 
 

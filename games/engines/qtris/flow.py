@@ -36,7 +36,6 @@ Events are dicts with ``type`` and a ``text`` for people; they never name hidden
 """
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 from typing import Any
 
@@ -312,7 +311,7 @@ class QTris(Engine):
 
     def _start_board(self, state: State, board: Board) -> None:
         state["board"] = board
-        state["circuit_ops"] = [{"op": "prep", "reset": False, "components": copy.deepcopy(board)}]
+        state["circuit_ops"] = [{"op": "prep", "reset": False, "components": clone(board)}]
 
     def _deal(self, state: State, rng, options: dict) -> None:
         variant = state["variant"]
@@ -696,7 +695,7 @@ class QTris(Engine):
         state["eve_measure_used"] = True
         touched = [c for c in board if set(c["squares"]) & set(before)]
         state["circuit_ops"].append({"op": "measure", "squares": list(squares), "basis": basis})
-        state["circuit_ops"].append({"op": "prep", "reset": True, "components": copy.deepcopy(touched)})
+        state["circuit_ops"].append({"op": "prep", "reset": True, "components": clone(touched)})
         labels = [LABELS[basis][b] for b in bits]
         how = message("certain") if d100 is None else message("rolled_d100", d100=d100)
         events.append(event(EVENT_TEXTS, "eve_measure", "eve_measure",
@@ -759,7 +758,7 @@ class QTris(Engine):
         return {"scores": scores, "winners": winners, "winning_sides": sides,
                 "tie": not sides, "colors": state["colors"], "lines": state["lines"],
                 "final_board": ["W" if b == 0 else "B" for b in state["final_board"]],
-                "final_bits": list(state["final_board"]), "sets": copy.deepcopy(state["sets"])}
+                "final_bits": list(state["final_board"]), "sets": clone(state["sets"])}
 
     def analysis(self, state: State) -> dict:
         return analyse_board(state["board"], state["colors"], state["variant"])

@@ -15,7 +15,6 @@ is the same explanation, used by ``flow`` for the optional ``explain`` field of 
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from games.engines.base import (
     Action,
     IllegalAction,
     State,
+    clone,
     gettext_noop,
     is_int,
     message,
@@ -280,5 +280,5 @@ def preview(game, state: State, seat: int, action: Action) -> dict[str, Any]:
         explain["messages"] = [message("no_target", card=card)]
         explain["text"] = explain_text(explain["messages"])
     return {"action": {k: v for k, v in action.items()},
-            "board": {"components": copy.deepcopy(new_board), "squares": display_squares(new_board)},
+            "board": {"components": clone(new_board), "squares": display_squares(new_board)},
             "analysis": after, "delta": _diff(before, after), "explain": explain}

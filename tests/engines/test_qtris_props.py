@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+import quantum
 from games.bots.qtris import BOTS
 from games.engines.qtris import GAME, analysis_from_view, final_distribution, qasm3
 from games.engines.qtris import board as B
@@ -161,3 +162,56 @@ def test_strong_bot_beats_random_on_average():
         out = GAME.outcome(st)
         wins += 1 if 0 in out["winners"] else 0.5 if out["tie"] else 0
     assert wins / games >= 0.5
+
+
+
+def _tile_states(variant, n):
+    """Every state a component of ``n`` squares may hold in ``variant``: its tiles', up to phase."""
+    tiles = T.tile_set(variant)
+    singles = [T.state(t) for t in tiles.singles]
+    if n == 1:
+        return singles
+    return [T.state(t) for t in tiles.pairs] + [np.kron(a, b) for a in singles for b in singles]
+
+
+def _image_is_a_tile(variant, card, tile, qubit, n):
+    """``card``'s gate (U·G·U on a U-decorated qubit: the frame rule) on ``qubit`` of the member
+    ``tile`` of an ``n``-square component, by numpy's Kronecker product (the lower square the left
+    factor), gives a tile state of ``variant`` up to phase."""
+    from games.engines.qtris.cards import FRAME_CARDS
+
+    gate = quantum.GATES[card]
+    if card in FRAME_CARDS and T.is_u_decorated(tile, qubit):
+        gate = quantum.U @ gate @ quantum.U
+    op = gate if n == 1 else np.kron(gate, np.eye(2)) if qubit == 0 else np.kron(np.eye(2), gate)
+    psi = op @ T.state(tile)
+    return any(abs(abs(np.vdot(t, psi)) - 1) < 1e-9 for t in _tile_states(variant, n))
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced", "noise", "s-expansion", "eve"])
+def test_legal_targets_are_exactly_where_the_gate_leaves_tiles_and_play_succeeds(variant):
+    """A single-square card is legal on a square exactly when its gate maps each member of the
+    square's component to a tile of the variant (``_image_is_a_tile``); CX exactly on the pairs of
+    squares where playing it succeeds."""
+    from itertools import permutations
+
+    from games.engines.qtris import cards as C
+
+    singles = [c for c in C.SINGLE_SQUARE_CARDS if c in C.deck_composition(variant)]
+    positions = random_positions(variant, 8, 3)
+    assert positions
+    for st in positions:
+        board = st["board"]
+        for card in singles:
+            expected = sorted([square] for comp in board for q, square in enumerate(comp["squares"])
+                              if all(_image_is_a_tile(variant, card, m["tile"], q, len(comp["squares"]))
+                                     for m in comp["members"]))
+            assert C.legal_targets(board, variant, card) == expected, (card, board)
+        playable = []
+        for control, target in permutations(range(1, 10), 2):
+            try:
+                C.play(board, variant, "CX", [control, target])
+            except C.CardError:
+                continue
+            playable.append([control, target])
+        assert C.legal_targets(board, variant, "CX") == playable, board

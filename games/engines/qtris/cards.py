@@ -65,7 +65,6 @@ def _toggle(decos: frozenset[str], d: str) -> frozenset[str]:
 def play_single(board: Board, variant: str, card: str, square: int
                 ) -> tuple[Board, list[dict[str, Any]]]:
     """Play X/Y/Z/H/S/U on ``square``. Returns the new board and the circuit operations."""
-    tiles = T.tile_set(variant)
     i = component_index(board, square)
     comp = board[i]
     n = len(comp["squares"])
@@ -73,17 +72,8 @@ def play_single(board: Board, variant: str, card: str, square: int
     new_members = []
     physical = set()
     for tile, w in members_of(comp):
-        frame = card in FRAME_CARDS and T.is_u_decorated(tile, q)
-        gate = quantum.GATES[card]
-        phys = quantum.U @ gate @ quantum.U if frame else gate
-        physical.add(frame)
-        psi = quantum.apply(T.state(tile), phys, [q], n)
-        expected = T.decorations(tile)
-        if card == "U":
-            expected = _toggle(expected, f"U@{q}")
-        elif card == "H" and not frame and isinstance(tile, str) and n == 2:
-            expected = _toggle(expected, "H")
-        new = T.recognise(psi, tiles, expected)
+        physical.add(card in FRAME_CARDS and T.is_u_decorated(tile, q))
+        new = single_image(tile, variant, card, q, n)
         if new is None:
             raise CardError("not_a_tile", gettext_noop(
                 "%(card)s on square %(square)s would turn the %(tile)s into a state that is not "
@@ -98,6 +88,32 @@ def play_single(board: Board, variant: str, card: str, square: int
     return sort_board(board[:i] + board[i + 1:] + new_comps), ops
 
 
+def single_image(tile: str | list[str], variant: str, card: str, qubit: int, n: int) -> str | list[str] | None:
+    """The tile that ``card`` (X Y Z H S U) on qubit ``qubit`` of an ``n``-square component makes
+    of its member ``tile``, None when that state is no tile of the ``variant``: the gate (U·G·U on
+    a U-decorated qubit, the frame rule) applied to the tile's state and the result recognised,
+    with the decoration the card's rule predicts. Simulated once per process for each (tile,
+    variant, card, qubit, n): the legal targets try every card of a hand on every square."""
+    found = _single_image(tile if isinstance(tile, str) else tuple(tile), variant, card, qubit, n)
+    return list(found) if isinstance(found, tuple) else found
+
+
+@cache
+def _single_image(tile: str | tuple[str, ...], variant: str, card: str, q: int, n: int
+                  ) -> str | tuple[str, ...] | None:
+    desc = tile if isinstance(tile, str) else list(tile)
+    frame = card in FRAME_CARDS and T.is_u_decorated(desc, q)
+    gate = quantum.GATES[card]
+    psi = quantum.apply(T.state(desc), quantum.U @ gate @ quantum.U if frame else gate, [q], n)
+    expected = T.decorations(desc)
+    if card == "U":
+        expected = _toggle(expected, f"U@{q}")
+    elif card == "H" and not frame and isinstance(desc, str) and n == 2:
+        expected = _toggle(expected, "H")
+    new = T.recognise(psi, T.tile_set(variant), expected)
+    return tuple(new) if isinstance(new, list) else new
+
+
 def play_cx(board: Board, variant: str, control: int, target: int
             ) -> tuple[Board, list[dict[str, Any]]]:
     """Play CX with ``control`` and ``target`` squares."""
@@ -108,17 +124,21 @@ def play_cx(board: Board, variant: str, control: int, target: int
     return sort_board(rest + new_comps), ops
 
 
-def _cx_members(board: Board, variant: str, control: int, target: int
+def _cx_members(board: Board, variant: str, control: int, target: int, weighted: bool = True
                 ) -> tuple[int, int, list[int], list[tuple[Any, Any]]]:
     """What CX from ``control`` to ``target`` does, checked: the indices of the two components
-    touched, their squares and the members they become (raises CardError when not legal)."""
+    touched, their squares and the members they become (raises CardError when not legal); with
+    ``weighted`` false the members' weights are left out (None): a check of legality only."""
+    def members(comp: dict) -> list[tuple[Any, Any]]:
+        return members_of(comp) if weighted else [(m["tile"], None) for m in comp["members"]]
+
     if control == target:
         raise CardError("same_square", gettext_noop("CX needs two different squares"))
     ic, it = component_index(board, control), component_index(board, target)
     squares = sorted([control, target])
     if ic == it:
         comp = board[ic]
-        pairs = [(t, w) for t, w in members_of(comp)]
+        pairs = members(comp)
     else:
         if len(board[ic]["squares"]) == 2 or len(board[it]["squares"]) == 2:
             sq = control if len(board[ic]["squares"]) == 2 else target
@@ -126,7 +146,7 @@ def _cx_members(board: Board, variant: str, control: int, target: int
                 "square %(square)s is part of a pair: a CX between a square of a pair and another "
                 "square is not allowed"), {"square": sq})
         first, second = (board[ic], board[it]) if control < target else (board[it], board[ic])
-        pairs = [([a, b], wa * wb) for a, wa in members_of(first) for b, wb in members_of(second)]
+        pairs = [([a, b], wa * wb if weighted else None) for a, wa in members(first) for b, wb in members(second)]
     for tile, _w in pairs:
         if T.is_decorated(tile):
             raise CardError("decorated_cx", gettext_noop(
@@ -187,18 +207,17 @@ def legal_targets(board: Board, variant: str, card: str) -> list[list[int]]:
                                  or len(board[comp_of[t]]["squares"]) == 2):
                     continue
                 try:
-                    _cx_members(board, variant, c, t)  # (legal: the board it makes is not needed)
+                    _cx_members(board, variant, c, t, weighted=False)  # (legal: the board it makes is not needed)
                 except CardError:
                     continue
                 out.append([c, t])
         return out
-    for s in range(1, 10):
-        try:
-            play_single(board, variant, card, s)
-        except CardError:
-            continue
-        out.append([s])
-    return out
+    for comp in board:  # (legal: every member has a tile for its image; the board it makes is not needed)
+        n = len(comp["squares"])
+        for q, s in enumerate(comp["squares"]):
+            if all(single_image(m["tile"], variant, card, q, n) is not None for m in comp["members"]):
+                out.append([s])
+    return sorted(out)
 
 
 def physical_matrix(card: str, frame: bool) -> np.ndarray:

@@ -42,7 +42,8 @@ _RENDERED_KEPT = 20_000
 
 
 def localize(game_slug: str, events: Iterable[Event]) -> list[Event]:
-    """``events`` with their ``text`` in the active language (each a new dict)."""
+    """``events`` with their ``text`` in the active language (each a new dict), and every text
+    inside them that has a ``<key>_message`` beside it (``_localize_messages``)."""
     texts = texts_of(game_slug)
     language = get_language() or ""
     out: list[Event] = []
@@ -68,7 +69,7 @@ def _localized(texts: dict[str, str], e: Event) -> Event:
             pass
     if isinstance(e.get("explain"), dict):
         e = {**e, "explain": localize_explain(texts, e["explain"])}
-    return e
+    return _localize_messages(texts, e) if _may_hold_messages(e) else e
 
 
 def localize_explain(texts: dict[str, str], explain: dict) -> dict:
@@ -100,14 +101,18 @@ def localize_view(game_slug: str, view: dict) -> dict:
     """A seat's view in the active language: its recent ``events`` (QTris and QuantumPoker keep
     them in the view; Entanglion its last move's ``dice``), and every text ``key`` that has a message beside it as ``key_message``
     (QuantumPoker's physics-mode notes)."""
-    texts = texts_of(game_slug)
-    # the events a view keeps: its recent ``events``, Entanglion's ``dice`` (the last move's rolls)
-    for key in ("events", "dice"):
-        if isinstance(view, dict) and isinstance(view.get(key), list):
-            view = {**view, key: localize(game_slug, view[key])}
-    if not _may_hold_messages(view):
+    if not isinstance(view, dict):
         return view
-    return _localize_messages(texts, view)
+    # the events a view keeps: its recent ``events``, Entanglion's ``dice`` (the last move's rolls),
+    # rendered whole by ``localize`` (each event once, remembered); the rest of the view walked
+    events = [key for key in ("events", "dice") if isinstance(view.get(key), list)]
+    for key in events:
+        view = {**view, key: localize(game_slug, view[key])}
+    rest = {key: value for key, value in view.items() if key not in events} if events else view
+    if not _may_hold_messages(rest):
+        return view
+    walked = _localize_messages(texts_of(game_slug), rest)
+    return view if walked is rest else {**view, **walked}
 
 
 def _may_hold_messages(value) -> bool:

@@ -287,6 +287,33 @@ def test_a_physics_note_of_quantumpoker_reads_in_the_readers_language():
     assert "H·H = I" in local and "sería 1 con seguridad" in local
 
 
+def test_a_views_events_and_texts_with_a_message_read_in_the_readers_language_once_for_both_places():
+    """A QTris view's events (their texts, their explanations' squares before and after) render in
+    the reader's language exactly as the move's own events beside the view do, and a text with a
+    ``<key>_message`` beside it renders wherever it is: inside an event as outside."""
+    from games.engines import get_game
+    from games.event_text import localize_view
+    from tests.support.engines import playout
+
+    game = get_game("qtris")
+    match = playout(game, "advanced", 3, max_actions=40)
+    state = match.states[-1]
+    view = game.view(state, 0)
+    assert any(ch.get("before_message") for e in view["events"] for ch in (e.get("explain") or {}).get("changes", []))
+    note = {"type": "note", "text": "White", "label": "White", "label_message": {"code": "tile_W", "params": {}}}
+    view = {**view, "events": [*view["events"], note], "legend": {"label": "White", "label_message": {"code": "tile_W", "params": {}}}}
+    with translation.override("es"):
+        local = localize_view("qtris", view)
+        assert local["events"] == localize("qtris", view["events"])
+        white = translation.gettext(game.event_texts["tile_W"])
+    assert white != "White"
+    assert local["events"][-1]["label"] == white and local["legend"]["label"] == white
+    for english, spanish in zip(view["events"], local["events"], strict=True):
+        for before, after in zip((english.get("explain") or {}).get("changes", []),
+                                 (spanish.get("explain") or {}).get("changes", []), strict=True):
+            assert after["before"] != before["before"] and after["after"] != before["after"]
+
+
 TILE_CODES = re.compile(r"\b(W|B|R|L|UP|DOWN)\b")
 
 

@@ -48,7 +48,8 @@ What one run does:
   differ beyond ``n``, the events and the history; the bench exits 1 unless it is 0).
 - Message sizes: the bytes of every state or patch message that another seat's move sent to a
   student's socket (what the mover's opponents or partner receive in steady play, not the first
-  state with its history): p50 / p99 / max as ``msg_p50_bytes`` ``msg_p99_bytes``
+  state with its history, nor the whole state that answers a ``sync``: the end-of-run check
+  below, whose answer may hold a move made meanwhile): p50 / p99 / max as ``msg_p50_bytes`` ``msg_p99_bytes``
   ``msg_max_bytes``; with and without ``--patches`` they compare the two.
 - Server CPU per action: utime+stime (children included) from /proc of the ASGI processes (the
   serve supervisor and its workers), of every process whose command line starts with
@@ -449,7 +450,10 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
         kind = message["type"]
         if kind in ("state", "patch"):
             seq = message["seq"]
-            if state is not None and seq > state["seq"] and seq - 1 not in pending:  # another seat's move
+            # another seat's move; not the whole state answering this socket's sync (it may hold a
+            # move made meanwhile: the whole view of the end-of-run check, not steady play)
+            if (state is not None and seq > state["seq"] and seq - 1 not in pending
+                    and not (kind == "state" and (check_next or missed))):
                 tally.msg_bytes.append(len(text.encode()))
                 sent = SENT_AT.get((match_id, seq - 1))  # another seat's action, made at seq - 1
                 if sent is not None:

@@ -74,15 +74,17 @@ def _localized(texts: dict[str, str], e: Event) -> Event:
 
 def localize_explain(texts: dict[str, str], explain: dict) -> dict:
     """An explanation of a card play (QTris: ``messages`` beside the English ``text``, and the
-    squares' ``changes``) in the active language."""
+    squares' ``changes``) in the active language: its texts, without the messages they were
+    rendered from (no page reads them; they were a fifth of a QTris move's bytes)."""
     messages = explain.get("messages")
     if not isinstance(messages, list):
         return explain
     try:
-        out = {**explain, "text": " ".join(render_text(texts, m["code"], m["params"], gettext, ngettext)
-                                           for m in messages)}
+        out = {key: value for key, value in explain.items() if key != "messages"}
+        out["text"] = " ".join(render_text(texts, m["code"], m["params"], gettext, ngettext) for m in messages)
         out["changes"] = [
-            {**ch, "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext, ngettext),
+            {**{key: value for key, value in ch.items() if key not in ("before_message", "after_message")},
+             "before": render_text(texts, ch["before_message"]["code"], ch["before_message"]["params"], gettext, ngettext),
              "after": render_text(texts, ch["after_message"]["code"], ch["after_message"]["params"], gettext, ngettext)}
             if "before_message" in ch else ch for ch in explain.get("changes", [])]
         return out
@@ -126,7 +128,7 @@ def _may_hold_messages(value) -> bool:
 
 def _localize_messages(texts: dict[str, str], value):
     """``value`` with every text that has a ``<key>_message`` beside it rendered in the active
-    language. Containers with nothing to render are returned as they are, not copied (a view is
+    language, the message left out (no page reads it). Containers with nothing to render are returned as they are, not copied (a view is
     large and mostly numbers: walking it is the cost; copying it was twice that)."""
     if isinstance(value, list):
         out = None
@@ -140,17 +142,21 @@ def _localize_messages(texts: dict[str, str], value):
     if not isinstance(value, dict):
         return value
     out = None
+    rendered = []
     for key, item in value.items():
-        if isinstance(item, dict | list):
-            new = _localize_messages(texts, item)
-            if new is not item:
-                out = out if out is not None else dict(value)
-                out[key] = new
-        elif isinstance(item, str) and isinstance(m := value.get(f"{key}_message"), dict) and m.get("code") in texts:
+        if isinstance(item, str) and isinstance(m := value.get(f"{key}_message"), dict) and m.get("code") in texts:
             try:
                 text = render_text(texts, m["code"], m.get("params") or {}, gettext, ngettext)
             except (KeyError, TypeError, ValueError):
                 continue
             out = out if out is not None else dict(value)
             out[key] = text
+            rendered.append(f"{key}_message")
+        elif isinstance(item, dict | list) and not (key.endswith("_message") and isinstance(value.get(key[:-8]), str)):
+            new = _localize_messages(texts, item)
+            if new is not item:
+                out = out if out is not None else dict(value)
+                out[key] = new
+    for key in rendered:  # the reader is given the texts, not the messages they were rendered from
+        out.pop(key, None)
     return value if out is None else out

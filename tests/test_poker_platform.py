@@ -14,6 +14,7 @@ import pytest
 from core import jsonpatch
 from games.engines import get_game
 from games.engines.quantum_poker import physics_counterfactual
+from games.event_text import localize_view
 from games.models import Match
 from games.selectors import states_of
 from tests.engines.test_quantum_poker_properties import keys_of
@@ -138,9 +139,10 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
         for message in states_seen:
             state = states[message["seq"]]
             assert message["seat"] == seat and message["view"]["seat"] == seat
-            assert message["view"] == GAME.view(state, seat)
+            # the engine's view, as a reader is given it (texts rendered, their messages left out)
+            assert message["view"] == localize_view(GAME.slug, GAME.view(state, seat))
             # the same message whatever the others' hidden values, the dealt values, the seed
-            assert GAME.view(twin(state, seat), seat) == message["view"]
+            assert localize_view(GAME.slug, GAME.view(twin(state, seat), seat)) == message["view"]
             hand = state["hand"]
             oracle = recall_oracle(state) if hand["phase"] == "play" else {}
             for owner, cards in enumerate(hand["qubits"]):
@@ -190,7 +192,7 @@ def test_no_student_message_in_a_whole_hand_holds_anothers_hidden_value(server, 
     for message in teacher_states:
         assert message["seat"] is None and message["legal"] == []
         assert set(message["analysis"]["teacher_only"]) >= {"p_win", "expected_exact"}
-        assert message["view"] == GAME.view(states[message["seq"]], None)
+        assert message["view"] == localize_view(GAME.slug, GAME.view(states[message["seq"]], None))
     final = latest[next(iter(latest))]
     result = final["view"]["last_hand"]
     assert result["winners"] and result["pot"] > 0

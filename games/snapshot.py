@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 
+import orjson
 from django.utils.translation import gettext as _
 
-from games import pace
+from games import pace, state_cache
 from games.engines import State
 from games.models import Match
 from games.names import bot_level_name
@@ -39,13 +40,28 @@ class Snapshot:
 
     def as_message(self) -> dict:
         """The snapshot as a channel-layer message: a shallow dict (the layer serializes it at
-        once, or, in memory, copies it). Not ``dataclasses.asdict``, whose deep copy of the state
-        cost up to 2 ms a move (Ticket-to-Ride) for nothing."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        once, or, in memory, copies it), not ``dataclasses.asdict``, whose deep copy of the state
+        cost up to 2 ms a move (Ticket-to-Ride) for nothing. The state goes as its JSON text,
+        made once: the layer packs those bytes as they are for each socket that receives the
+        change (it packed and unpacked the whole state tree for each: a tenth of a poker
+        server's CPU), and a process decodes them once (``from_message``)."""
+        message = {f.name: getattr(self, f.name) for f in fields(self)}
+        message["state"] = orjson.dumps(self.state, option=orjson.OPT_NON_STR_KEYS)
+        return message
 
     @classmethod
     def from_message(cls, data: dict) -> Snapshot:
-        return cls(**data)
+        """The snapshot a channel-layer message holds: its state the one this process holds for
+        the match at that seq (``state_cache``: the same state, whichever socket decoded it
+        first), else decoded from the message and kept there for the next socket."""
+        state = data["state"]
+        if isinstance(state, bytes | bytearray):
+            key = (data["match"], data["seed"], data["seq"])
+            state = state_cache.get(*key)
+            if state is None:
+                state = orjson.loads(data["state"])
+                state_cache.put(*key, state)
+        return cls(**{**data, "state": state})
 
 
 def seat_name(seat) -> str:

@@ -6,6 +6,7 @@ of the state was built first in the process (a remembered analysis never crosses
 teacher to a player, nor from one seat to another)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -68,6 +69,6 @@ def test_each_reader_gets_its_own_part_of_the_analysis_whoever_was_first(slug, r
 def test_no_analysis_for_players_while_the_odds_are_hidden(slug):
     state = states(slug, 3)[-1]
     snap = snap_of(slug, state, 3)
-    hidden = Snapshot(**{**snap.as_message(), "show_odds": False})
+    hidden = dataclasses.replace(snap, show_odds=False)
     assert "analysis" not in seat_payload(hidden, 0)
     assert seat_payload(hidden, 0, is_teacher=True)["analysis"] == localize_view(slug, get_game(slug).analysis(state))

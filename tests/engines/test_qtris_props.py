@@ -2,6 +2,7 @@
 circuit vs analysis, bots."""
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -215,3 +216,17 @@ def test_legal_targets_are_exactly_where_the_gate_leaves_tiles_and_play_succeeds
                 continue
             playable.append([control, target])
         assert C.legal_targets(board, variant, "CX") == playable, board
+
+
+def test_a_components_distribution_is_remembered_read_only_and_is_its_members_born_mixture():
+    """Each component's colour-basis distribution equals the weighted sum of its members' Born
+    probabilities (numpy, from the tiles' states), and the one remembered for the process cannot
+    be changed by a caller (a board's analysis shares it with every later board)."""
+    for st in random_positions("advanced", 6, 5):
+        for comp in st["board"]:
+            dist = B.component_distribution(comp)
+            expected = sum(float(parse(m["weight"])) * np.abs(T.state(m["tile"])) ** 2 for m in comp["members"])
+            assert np.allclose(dist, expected)
+            assert B.component_distribution(copy.deepcopy(comp)) is dist
+            with pytest.raises(ValueError):
+                dist[0] = 0.5

@@ -188,8 +188,32 @@ def random_board(rng: random.Random, variant: str) -> Board:
 # ---------------------------------------------------------------- probabilities
 
 def component_distribution(comp: Component) -> np.ndarray:
-    """Outcome probabilities of a component in the colour basis (index: lower square = high bit)."""
-    return quantum.mixture_probabilities([(float(w), T.state(t)) for t, w in members_of(comp)])
+    """Outcome probabilities of a component in the colour basis (index: lower square = high bit),
+    read-only. Computed once per process for each mixture of tiles and weights: a board's
+    analysis asks for every component's several times, and most of a board is the same from one
+    move to the next (and from one game to another)."""
+    try:
+        key = tuple((m["tile"] if isinstance(m["tile"], str) else tuple(m["tile"]), m["weight"])
+                    for m in comp["members"])
+        hash(key)
+    except TypeError:  # (a weight that is no plain value: not remembered)
+        return _distribution(comp["members"])
+    found = _DISTRIBUTIONS.get(key)
+    if found is None:
+        if len(_DISTRIBUTIONS) >= _DISTRIBUTIONS_KEPT:
+            _DISTRIBUTIONS.clear()
+        found = _DISTRIBUTIONS[key] = _distribution(comp["members"])
+    return found
+
+
+_DISTRIBUTIONS: dict[tuple, np.ndarray] = {}
+_DISTRIBUTIONS_KEPT = 50_000
+
+
+def _distribution(members: list[dict]) -> np.ndarray:
+    dist = np.asarray(quantum.mixture_probabilities([(float(parse(m["weight"])), T.state(m["tile"])) for m in members]))
+    dist.setflags(write=False)
+    return dist
 
 
 def joint_distribution(board: Board) -> np.ndarray:

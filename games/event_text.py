@@ -114,7 +114,10 @@ def localize_view(game_slug: str, view: dict) -> dict:
     if not _may_hold_messages(rest):
         return view
     walked = _localize_messages(texts_of(game_slug), rest)
-    return view if walked is rest else {**view, **walked}
+    if walked is rest:
+        return view
+    # (in the view's order; a message rendered at the top level is left out, as further in)
+    return {key: view[key] if key in events else walked[key] for key in view if key in events or key in walked}
 
 
 def _may_hold_messages(value) -> bool:
@@ -128,8 +131,9 @@ def _may_hold_messages(value) -> bool:
 
 def _localize_messages(texts: dict[str, str], value):
     """``value`` with every text that has a ``<key>_message`` beside it rendered in the active
-    language, the message left out (no page reads it). Containers with nothing to render are returned as they are, not copied (a view is
-    large and mostly numbers: walking it is the cost; copying it was twice that)."""
+    language, the message left out (no page reads it). Containers with nothing to render are
+    returned as they are, not copied (a view is large and mostly numbers: walking it is the cost;
+    copying it was twice that)."""
     if isinstance(value, list):
         out = None
         for i, item in enumerate(value):

@@ -6,6 +6,7 @@ The browser half (no English on any page under es / pl) is tests/test_i18n_brows
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -301,13 +302,17 @@ def test_a_views_events_and_texts_with_a_message_read_in_the_readers_language_on
     view = game.view(state, 0)
     assert any(ch.get("before_message") for e in view["events"] for ch in (e.get("explain") or {}).get("changes", []))
     note = {"type": "note", "text": "White", "label": "White", "label_message": {"code": "tile_W", "params": {}}}
-    view = {**view, "events": [*view["events"], note], "legend": {"label": "White", "label_message": {"code": "tile_W", "params": {}}}}
+    view = {**view, "events": [*view["events"], note], "legend": {"label": "White", "label_message": {"code": "tile_W", "params": {}}},
+            "title": "White", "title_message": {"code": "tile_W", "params": {}}}
     with translation.override("es"):
         local = localize_view("qtris", view)
         assert local["events"] == localize("qtris", view["events"])
         white = translation.gettext(game.event_texts["tile_W"])
     assert white != "White"
-    assert local["events"][-1]["label"] == white and local["legend"]["label"] == white
+    assert local["events"][-1]["label"] == white and local["legend"]["label"] == white and local["title"] == white
+    # the reader is given the texts, not the messages they were rendered from, at any depth
+    assert "_message" not in json.dumps(local)
+    assert list(local) == [key for key in view if key != "title_message"]
     for english, spanish in zip(view["events"], local["events"], strict=True):
         for before, after in zip((english.get("explain") or {}).get("changes", []),
                                  (spanish.get("explain") or {}).get("changes", []), strict=True):

@@ -54,13 +54,11 @@ class Snapshot:
         """The snapshot a channel-layer message holds: its state the one this process holds for
         the match at that seq (``state_cache``: the same state, whichever socket decoded it
         first), else decoded from the message and kept there for the next socket."""
-        state = data["state"]
-        if isinstance(state, bytes | bytearray):
-            key = (data["match"], data["seed"], data["seq"])
-            state = state_cache.get(*key)
-            if state is None:
-                state = orjson.loads(data["state"])
-                state_cache.put(*key, state)
+        key = (data["match"], data["seed"], data["seq"])
+        state = state_cache.get(*key)
+        if state is None:
+            state = orjson.loads(data["state"])
+            state_cache.put(*key, state)
         return cls(**{**data, "state": state})
 
 

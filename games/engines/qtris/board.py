@@ -20,6 +20,7 @@ import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -192,26 +193,14 @@ def component_distribution(comp: Component) -> np.ndarray:
     read-only. Computed once per process for each mixture of tiles and weights: a board's
     analysis asks for every component's several times, and most of a board is the same from one
     move to the next (and from one game to another)."""
-    try:
-        key = tuple((m["tile"] if isinstance(m["tile"], str) else tuple(m["tile"]), m["weight"])
-                    for m in comp["members"])
-        hash(key)
-    except TypeError:  # (a weight that is no plain value: not remembered)
-        return _distribution(comp["members"])
-    found = _DISTRIBUTIONS.get(key)
-    if found is None:
-        if len(_DISTRIBUTIONS) >= _DISTRIBUTIONS_KEPT:
-            _DISTRIBUTIONS.clear()
-        found = _DISTRIBUTIONS[key] = _distribution(comp["members"])
-    return found
+    return _distribution(tuple((m["tile"] if isinstance(m["tile"], str) else tuple(m["tile"]), m["weight"])
+                               for m in comp["members"]))
 
 
-_DISTRIBUTIONS: dict[tuple, np.ndarray] = {}
-_DISTRIBUTIONS_KEPT = 50_000
-
-
-def _distribution(members: list[dict]) -> np.ndarray:
-    dist = np.asarray(quantum.mixture_probabilities([(float(parse(m["weight"])), T.state(m["tile"])) for m in members]))
+@lru_cache(maxsize=50_000)
+def _distribution(members: tuple[tuple[str | tuple[str, ...], str], ...]) -> np.ndarray:
+    dist = np.asarray(quantum.mixture_probabilities(
+        [(float(parse(weight)), T.state(tile if isinstance(tile, str) else list(tile))) for tile, weight in members]))
     dist.setflags(write=False)
     return dist
 

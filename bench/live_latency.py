@@ -50,7 +50,10 @@ What one run does:
   student's socket (what the mover's opponents or partner receive in steady play, not the first
   state with its history, nor the whole state that answers a ``sync``: the end-of-run check
   below, whose answer may hold a move made meanwhile): p50 / p99 / max as ``msg_p50_bytes`` ``msg_p99_bytes``
-  ``msg_max_bytes``; with and without ``--patches`` they compare the two.
+  ``msg_max_bytes``; with and without ``--patches`` they compare the two. The sockets offer
+  permessage-deflate as browsers do (``--no-compression``: they do not), and the same messages'
+  bytes on the wire, compressed as the server compresses them, are ``wire_p50_bytes``
+  ``wire_p99_bytes``.
 - Server CPU per action: utime+stime (children included) from /proc of the ASGI processes (the
   serve supervisor and its workers), of every process whose command line starts with
   ``postgres`` and of ``redis-server``, over the live phase only, divided by the acknowledged
@@ -102,6 +105,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -124,6 +128,7 @@ TICKET_TRY_MISS = 0.3  # the chance a Ticket-to-Ride student runs a joined path 
 CLK = os.sysconf("SC_CLK_TCK")
 GAME = "quantum-tictactoe"  # --game
 PATCHES = True  # --patches / --whole-states: the match sockets ask for patches, as the pages do
+COMPRESSION = True  # --compression / --no-compression: the sockets offer permessage-deflate, as browsers do
 
 
 def bench_env() -> dict[str, str]:
@@ -337,13 +342,14 @@ class Tally:
         self.teacher_messages = 0
         # bytes of each state / patch message that another seat's move sent to a student's socket
         self.msg_bytes: list[int] = []
+        self.wire_bytes: list[int] = []  # the same messages' bytes on the wire (compressed)
         self.checked = 0  # patched states compared with the whole state of a sync (--patches)
         self.diverged = 0  # ... and found different
 
     def result(self, cpu: float) -> dict:
         return {"samples": self.samples, "floor": self.floor, "floor_at": self.floor_at, "broadcast": self.broadcast, "errors": self.errors, "retries": self.retries,
                 "sent": self.sent, "acked": self.acked, "teacher_messages": self.teacher_messages, "cpu": cpu,
-                "msg_bytes": self.msg_bytes, "checked": self.checked, "diverged": self.diverged}
+                "msg_bytes": self.msg_bytes, "wire_bytes": self.wire_bytes, "checked": self.checked, "diverged": self.diverged}
 
 
 async def open_socket(port: int, path: str, tally: Tally, cookie: str | None = None):
@@ -353,11 +359,26 @@ async def open_socket(port: int, path: str, tally: Tally, cookie: str | None = N
         try:
             return await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
                                             additional_headers=headers, open_timeout=30, max_queue=None,
-                                            compression=None)
+                                            compression="deflate" if COMPRESSION else None)
         except (OSError, websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus):
             tally.retries += 1
             await asyncio.sleep(0.3 * 2**attempt)
     raise RuntimeError(f"could not connect to {path}")
+
+
+def deflating(ws) -> bool:
+    """The socket's messages are compressed on the wire (the server accepted permessage-deflate)."""
+    return "permessage-deflate" in (ws.response.headers.get("Sec-WebSocket-Extensions") or "")
+
+
+def wire_bytes(data: bytes) -> int:
+    """The bytes of one message on the wire as the server deflates it (core/wsdeflate.py: nothing
+    carried from the message before, its window and memory level, zlib's default level as
+    autobahn's), without the four bytes permessage-deflate leaves off."""
+    from core import wsdeflate
+
+    deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -wsdeflate.WINDOW_BITS, wsdeflate.MEM_LEVEL)
+    return len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
 
 
 def canonical(action) -> str:
@@ -443,6 +464,7 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
     last_sent_seq = -1
     check_next = False  # a sync was sent: compare the whole state it brings with the patched one
     missed = False  # a patch did not follow the state held: patches wait for the whole state again
+    compressed = deflating(ws)
 
     def take(text: str, arrived: float) -> None:
         nonlocal state, check_next, missed
@@ -454,7 +476,9 @@ async def play_match(ws, match_id: int, rng: random.Random, deadline: float, tal
             # move made meanwhile: the whole view of the end-of-run check, not steady play)
             if (state is not None and seq > state["seq"] and seq - 1 not in pending
                     and not (kind == "state" and (check_next or missed))):
-                tally.msg_bytes.append(len(text.encode()))
+                data = text.encode()
+                tally.msg_bytes.append(len(data))
+                tally.wire_bytes.append(wire_bytes(data) if compressed else len(data))
                 sent = SENT_AT.get((match_id, seq - 1))  # another seat's action, made at seq - 1
                 if sent is not None:
                     tally.broadcast.append((arrived - sent) * 1000)
@@ -754,6 +778,7 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         merged.acked += r["acked"]
         merged.teacher_messages += r["teacher_messages"]
         merged.msg_bytes += r["msg_bytes"]
+        merged.wire_bytes += r["wire_bytes"]
         merged.checked += r["checked"]
         merged.diverged += r["diverged"]
         cpu_generators += r["cpu"]
@@ -777,6 +802,8 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
         "m50": statistics.median(merged.msg_bytes) if merged.msg_bytes else float("nan"),
         "m99": percentile(merged.msg_bytes, 0.99) if merged.msg_bytes else float("nan"),
         "mmax": max(merged.msg_bytes, default=float("nan")), "diverged": merged.diverged,
+        "w50": statistics.median(merged.wire_bytes) if merged.wire_bytes else float("nan"),
+        "w99": percentile(merged.wire_bytes, 0.99) if merged.wire_bytes else float("nan"),
     }
     ticket_runs = sum(1 for _, _, action in merged.acked if action.startswith('{"run":'))
     print(f"run {run}: actions={len(merged.acked)} sent={len(merged.sent)} errors={len(merged.errors)} "
@@ -786,7 +813,8 @@ def one_run(args, env: dict[str, str], run: int) -> dict:
           f"broadcast_p50_ms={out['b50']:.1f} broadcast_p99_ms={out['b99']:.1f} ({len(merged.broadcast)})"
           + (f" runs_made={ticket_runs}" if args.game == "quantum-ticket-to-ride" else ""))
     print(f"  messages to the other seats ({'patches' if PATCHES else 'whole states'}): {len(merged.msg_bytes)}, "
-          f"bytes p50={out['m50']:.0f} p99={out['m99']:.0f} max={out['mmax']:.0f}"
+          f"bytes p50={out['m50']:.0f} p99={out['m99']:.0f} max={out['mmax']:.0f}, "
+          f"on the wire p50={out['w50']:.0f} p99={out['w99']:.0f}"
           + (f"; patched states checked against a sync: {merged.checked}, differing: {merged.diverged}"
              if PATCHES else ""))
     print(f"  cpu ms/action: server={per_action['server']:.2f} postgres={per_action['postgres']:.2f} "
@@ -813,21 +841,24 @@ def main() -> None:
                         help="the match sockets ask for patches (?patches=1) as the pages do; "
                              "--no-patches (or --whole-states): every state whole")
     parser.add_argument("--whole-states", dest="patches", action="store_false", help="same as --no-patches")
+    parser.add_argument("--compression", action=argparse.BooleanOptionalAction, default=True,
+                        help="the sockets offer permessage-deflate, as browsers do (--no-compression: plain)")
     parser.add_argument("--ramp-up", type=float, default=None,
                         help="seconds over which the sockets open (default: 5, or clients/100 if more)")
     parser.add_argument("--raw-echo", action="store_true",
                         help="the floor from a plain ASGI echo (the server alone), not the Channels echo consumer")
     parser.add_argument("--profile", action="store_true", help="py-spy the ASGI processes (bench/profiles/)")
     args = parser.parse_args()
-    global RAMP_UP_SECONDS, ECHO_PATH, GAME, PATCHES
-    GAME, PATCHES = args.game, args.patches
+    global RAMP_UP_SECONDS, ECHO_PATH, GAME, PATCHES, COMPRESSION
+    GAME, PATCHES, COMPRESSION = args.game, args.patches, args.compression
     ECHO_PATH = "/ws/echo/raw/" if args.raw_echo else ECHO_PATH
     RAMP_UP_SECONDS = args.ramp_up if args.ramp_up is not None else max(5.0, args.clients / 100)
     env = bench_env()
     os.environ.update(env)
     runs = [one_run(args, env, run + 1) for run in range(args.runs)]
     med = {key: statistics.median(r[key] for r in runs)
-           for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu", "b50", "b99", "m50", "m99", "mmax")}
+           for key in ("p50", "p99", "f50", "f99", "cpu", "echo_cpu", "b50", "b99", "m50", "m99", "mmax",
+                       "w50", "w99")}
     lost, doubled = sum(r["lost"] for r in runs), sum(r["doubled"] for r in runs)
     errors = sum(r["errors"] for r in runs)
     diverged = sum(r["diverged"] for r in runs)
@@ -840,7 +871,8 @@ def main() -> None:
           f"broadcast_p50_ms={med['b50']:.1f} broadcast_p99_ms={med['b99']:.1f} "
           f"cpu_ms_per_action={med['cpu']:.2f} floor_cpu_ms_per_echo={med['echo_cpu']:.2f} "
           f"patches={'on' if PATCHES else 'off'} msg_p50_bytes={med['m50']:.0f} msg_p99_bytes={med['m99']:.0f} "
-          f"msg_max_bytes={med['mmax']:.0f} errors={errors} runs={args.runs} lost={lost} doubled={doubled}"
+          f"msg_max_bytes={med['mmax']:.0f} wire_p50_bytes={med['w50']:.0f} wire_p99_bytes={med['w99']:.0f} "
+          f"errors={errors} runs={args.runs} lost={lost} doubled={doubled}"
           + (f" diverged={diverged}" if PATCHES else ""))
     if lost or doubled or diverged:
         sys.exit(1)

@@ -22,11 +22,14 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from core import request_connections  # noqa: E402
 from core.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
 from core.staticfiles import static_files  # noqa: E402
+from core.wsdeflate import install_in_daphne as deflate_in_daphne  # noqa: E402
 
 # A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
 # spool and queue all of it before calling the app) refuses it while it arrives, any server at
 # the ASGI layer (core/bodylimit.py).
 install_in_daphne()
+# Live messages go compressed (permessage-deflate, core/wsdeflate.py).
+deflate_in_daphne()
 
 application = ProtocolTypeRouter(
     {

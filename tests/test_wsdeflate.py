@@ -2,6 +2,7 @@
 permessage-deflate offers browsers make, and a real server's frames read off a raw socket."""
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -104,3 +105,33 @@ def test_a_match_sockets_state_arrives_deflated_and_inflates_to_the_same_state(s
     # each message alone: a second server's deflate with the same settings gives the same bytes
     deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -wsdeflate.WINDOW_BITS, wsdeflate.MEM_LEVEL)
     assert (deflate.compress(text.encode()) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4] == payload
+
+
+@pytest.mark.server
+def test_a_small_message_that_would_inflate_past_a_messages_limit_closes_the_socket_and_nothing_else(server, teacher):
+    import websockets
+
+    from tests.support.clients import receive, run_async
+
+    _, _, match_id, seat_of = class_at_one_table(server)
+    path = f"/ws/matches/{match_id}/"
+
+    async def scenario():
+        bomb = " " * (8 * 1024 * 1024)  # 8 MiB of spaces: some 8 kB deflated
+        async with await seat_of[0].socket(path) as ws, await seat_of[1].socket(path) as other:
+            assert "permessage-deflate" in ws.response.headers["Sec-WebSocket-Extensions"]
+            await receive(ws)
+            await receive(other)
+            # under the limit of a message (1 MiB inflated): the consumer's clear refusal, the socket open
+            await ws.send(" " * (512 * 1024))
+            refused = await receive(ws, "error")
+            await ws.send(bomb)
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            # the other seat's socket is served as before
+            await other.send(json.dumps({"type": "ping"}))
+            return refused, await receive(other, "pong")
+
+    refused, pong = run_async(scenario())
+    assert refused["message"] == "That message is too long." and pong["type"] == "pong"

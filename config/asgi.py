@@ -19,21 +19,19 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from core import request_connections  # noqa: E402
-from core.bodylimit import BodyLimit, install_in_daphne  # noqa: E402
+from core import bodylimit, request_connections, wsdeflate  # noqa: E402
 from core.staticfiles import static_files  # noqa: E402
-from core.wsdeflate import install_in_daphne as deflate_in_daphne  # noqa: E402
 
 # A request body over REQUEST_BODY_MAX_BYTES is a 413 before it is read: daphne (which would
 # spool and queue all of it before calling the app) refuses it while it arrives, any server at
 # the ASGI layer (core/bodylimit.py).
-install_in_daphne()
-# Live messages go compressed (permessage-deflate, core/wsdeflate.py).
-deflate_in_daphne()
+bodylimit.install_in_daphne()
+# Live messages go compressed on the wire (permessage-deflate, core/wsdeflate.py).
+wsdeflate.install_in_daphne()
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimit(static_files(django_asgi)),
+        "http": bodylimit.BodyLimit(static_files(django_asgi)),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -193,14 +193,13 @@ def component_distribution(comp: Component) -> np.ndarray:
     read-only. Computed once per process for each mixture of tiles and weights: a board's
     analysis asks for every component's several times, and most of a board is the same from one
     move to the next (and from one game to another)."""
-    return _distribution(tuple((m["tile"] if isinstance(m["tile"], str) else tuple(m["tile"]), m["weight"])
-                               for m in comp["members"]))
+    return _distribution(tuple((T.frozen(m["tile"]), m["weight"]) for m in comp["members"]))
 
 
 @lru_cache(maxsize=50_000)
 def _distribution(members: tuple[tuple[str | tuple[str, ...], str], ...]) -> np.ndarray:
     dist = np.asarray(quantum.mixture_probabilities(
-        [(float(parse(weight)), T.state(tile if isinstance(tile, str) else list(tile))) for tile, weight in members]))
+        [(float(parse(weight)), T.state(T.thawed(tile))) for tile, weight in members]))
     dist.setflags(write=False)
     return dist
 

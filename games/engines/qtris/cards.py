@@ -94,14 +94,14 @@ def single_image(tile: str | list[str], variant: str, card: str, qubit: int, n: 
     a U-decorated qubit, the frame rule) applied to the tile's state and the result recognised,
     with the decoration the card's rule predicts. Simulated once per process for each (tile,
     variant, card, qubit, n): the legal targets try every card of a hand on every square."""
-    found = _single_image(tile if isinstance(tile, str) else tuple(tile), variant, card, qubit, n)
-    return list(found) if isinstance(found, tuple) else found
+    found = _single_image(T.frozen(tile), variant, card, qubit, n)
+    return None if found is None else T.thawed(found)
 
 
 @cache
 def _single_image(tile: str | tuple[str, ...], variant: str, card: str, q: int, n: int
                   ) -> str | tuple[str, ...] | None:
-    desc = tile if isinstance(tile, str) else list(tile)
+    desc = T.thawed(tile)
     frame = card in FRAME_CARDS and T.is_u_decorated(desc, q)
     gate = quantum.GATES[card]
     psi = quantum.apply(T.state(desc), quantum.U @ gate @ quantum.U if frame else gate, [q], n)
@@ -111,7 +111,7 @@ def _single_image(tile: str | tuple[str, ...], variant: str, card: str, q: int, 
     elif card == "H" and not frame and isinstance(desc, str) and n == 2:
         expected = _toggle(expected, "H")
     new = T.recognise(psi, T.tile_set(variant), expected)
-    return tuple(new) if isinstance(new, list) else new
+    return None if new is None else T.frozen(new)
 
 
 def play_cx(board: Board, variant: str, control: int, target: int
@@ -170,15 +170,15 @@ def cx_image(tile: str | list[str], variant: str, control: int, target: int) -> 
     first) makes of an undecorated two-square ``tile``, None when that state is no tile of the
     ``variant``. Simulated once per process for each (tile, variant, qubits): the legal targets
     of CX try every pair of squares on every board."""
-    found = _cx_image(tile if isinstance(tile, str) else tuple(tile), variant, control, target)
-    return list(found) if isinstance(found, tuple) else found
+    found = _cx_image(T.frozen(tile), variant, control, target)
+    return None if found is None else T.thawed(found)
 
 
 @cache
 def _cx_image(tile: str | tuple[str, ...], variant: str, control: int, target: int) -> str | tuple[str, ...] | None:
-    psi = quantum.apply(T.state(tile if isinstance(tile, str) else list(tile)), quantum.CX, [control, target], 2)
+    psi = quantum.apply(T.state(T.thawed(tile)), quantum.CX, [control, target], 2)
     new = T.recognise(psi, T.tile_set(variant), frozenset())
-    return tuple(new) if isinstance(new, list) else new
+    return None if new is None else T.frozen(new)
 
 
 def play(board: Board, variant: str, card: str, squares: list[int]

@@ -102,6 +102,16 @@ def pair_decoration(desc: str) -> str | None:
     return desc.split(":")[0] if ":" in desc else None
 
 
+def frozen(desc: str | list[str]) -> str | tuple[str, ...]:
+    """A descriptor as a key of a per-process cache (a product of two singles, a list, as a tuple)."""
+    return desc if isinstance(desc, str) else tuple(desc)
+
+
+def thawed(key: str | tuple[str, ...]) -> str | list[str]:
+    """The descriptor a ``frozen`` key stands for."""
+    return key if isinstance(key, str) else list(key)
+
+
 def state(desc: str | list[str]) -> np.ndarray:
     """The statevector of a tile descriptor (1 or 2 qubits, lower square leftmost)."""
     if isinstance(desc, list):

@@ -6,18 +6,19 @@ share the school's Wi-Fi. Every browser offers the extension, and so does the ``
 library; daphne accepts no offer unless told how, which ``install_in_daphne`` does for every
 daphne that serves this app (``config.asgi`` calls it, as it installs the body limit).
 
-How the server compresses (what each socket keeps between two messages is what costs memory:
-a thousand sockets hold a thousand of each):
+How the server compresses (what a socket keeps between two messages is what costs memory: a
+thousand sockets hold a thousand of each):
 
 - **no context carried from one message to the next** (``server_no_context_takeover``, which a
-  server may choose alone): each message is compressed on its own, so a socket keeps no window
-  of what it sent before;
-- **a 4 kB window and a small hash table** (``WINDOW_BITS``, ``MEM_LEVEL``): about 32 kB per
-  compressor instead of zlib's default 256 kB, for messages of a few kB at most a few per cent
-  larger than with the default (bench/live_latency.py reports the bytes on the wire);
+  server may choose alone): each message is compressed on its own, and its compressor is let go
+  when the message is sent (``Deflate``), so a socket between two messages holds none;
+- **a 16 kB window and a small hash table** (``WINDOW_BITS``, ``MEM_LEVEL``): about 80 kB while
+  a message is being compressed. A move's message is at most a few kB, but the one that ends a
+  round (a poker hand's showdown, with the next hand dealt) is up to 16 kB of JSON whose
+  repeats lie farther apart than a smaller window sees;
 - the browser is asked the same (``client_no_context_takeover`` and, where it offers to take
-  one, a ``client_max_window_bits`` of ``WINDOW_BITS``), so the server keeps no window of what
-  it received either.
+  one, a ``client_max_window_bits`` of ``CLIENT_WINDOW_BITS``: what a browser sends is small),
+  so the server keeps no window of what it received either.
 
 A compressed message is inflated only up to daphne's limit of a message (1 MiB): a small
 message that would inflate past it closes the socket, as a message that size would.
@@ -25,8 +26,9 @@ message that would inflate past it closes the socket, as a message that size wou
 The other server (``manage.py serve --server uvicorn``) negotiates permessage-deflate itself."""
 from __future__ import annotations
 
-WINDOW_BITS = 12
+WINDOW_BITS = 14
 MEM_LEVEL = 5
+CLIENT_WINDOW_BITS = 12
 
 
 def accept(offers: list):
@@ -42,7 +44,7 @@ def accept(offers: list):
         return PerMessageDeflateOfferAccept(
             offer,
             request_no_context_takeover=bool(offer.accept_no_context_takeover),
-            request_max_window_bits=WINDOW_BITS if offer.accept_max_window_bits else 0,
+            request_max_window_bits=CLIENT_WINDOW_BITS if offer.accept_max_window_bits else 0,
             no_context_takeover=True,
             window_bits=min(WINDOW_BITS, asked) if asked else WINDOW_BITS,
             mem_level=MEM_LEVEL,
@@ -67,3 +69,27 @@ def install_in_daphne() -> None:
             self.setProtocolOptions(perMessageCompressionAccept=accept)
 
     server.WebSocketFactory = DeflatingWebSocketFactory
+    from autobahn.websocket.compress import PERMESSAGE_COMPRESSION_EXTENSION, PerMessageDeflateMixin
+
+    extension = PERMESSAGE_COMPRESSION_EXTENSION[PerMessageDeflateMixin.EXTENSION_NAME]
+    PERMESSAGE_COMPRESSION_EXTENSION[PerMessageDeflateMixin.EXTENSION_NAME] = {**extension, "PMCE": deflate_class()}
+
+
+def deflate_class():
+    """autobahn's permessage-deflate, but a compressor (decompressor) that carries no context to
+    the next message is let go at the end of its message instead of kept until the next one."""
+    from autobahn.websocket.compress import PerMessageDeflate
+
+    class Deflate(PerMessageDeflate):
+        def end_compress_message(self):
+            data = super().end_compress_message()
+            if self.server_no_context_takeover if self._is_server else self.client_no_context_takeover:
+                self._compressor = None
+            return data
+
+        def end_decompress_message(self):
+            super().end_decompress_message()
+            if self.client_no_context_takeover if self._is_server else self.server_no_context_takeover:
+                self._decompressor = None
+
+    return Deflate

@@ -53,6 +53,23 @@ def test_the_server_compresses_with_its_small_window_and_no_context_whatever_the
             == (True, window, wsdeflate.MEM_LEVEL)
 
 
+def test_a_socket_holds_no_compressor_between_two_messages():
+    """Each message is deflated and inflated with a zlib object of its own, let go at its end:
+    between two messages a socket keeps neither (80 kB of compressor per socket otherwise)."""
+    deflate = wsdeflate.deflate_class().create_from_offer_accept(
+        True, wsdeflate.accept([offer("permessage-deflate; client_max_window_bits")]))
+    for text in (b'{"type": "state", "seq": 1}' * 40, b'{"type": "patch", "seq": 2}'):
+        deflate.start_compress_message()
+        sent = deflate.compress_message_data(text) + deflate.end_compress_message()
+        assert deflate._compressor is None
+        assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(sent + b"\x00\x00\xff\xff") == text
+        browser = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -wsdeflate.CLIENT_WINDOW_BITS)
+        deflate.start_decompress_message()
+        received = deflate.decompress_message_data((browser.compress(text) + browser.flush(zlib.Z_SYNC_FLUSH))[:-4])
+        deflate.end_decompress_message()
+        assert received == text and deflate._decompressor is None
+
+
 def test_an_offer_of_another_compression_alone_is_declined():
     assert wsdeflate.accept([object()]) is None  # (snappy, bzip2: autobahn's other offers)
     assert wsdeflate.accept([]) is None

@@ -238,9 +238,16 @@ def test_teaching_point_after_a_simplified_hand_shows_the_h_that_did_not_erase()
         assert ph["seats"][1]["score"] == lh["scores"][1]
         assert ph["seats"][1]["physics_expected"] == 1.0
     # the summary is the engine's counterfactual for that finished hand, fixed at the showdown
+    # (its noted cards: the three others, never touched by an H, end the same in both modes)
     cf = physics_counterfactual(s, 1)
-    assert [c["physics_p1"] for c in cf["seats"][1]["cards"]] == \
-        [c["physics_p1"] for c in GAME.view(s, None)["last_hand"]["physics"]["seats"][1]["cards"]]
+    noted = [c for c in cf["seats"][1]["cards"] if c["note"]]
+    shown = GAME.view(s, None)["last_hand"]["physics"]
+    assert [c["id"] for c in noted] == [c["id"] for c in shown["seats"][1]["cards"]] == [cf["seats"][1]["cards"][0]["id"]]
+    assert [c["physics_p1"] for c in noted] == [c["physics_p1"] for c in shown["seats"][1]["cards"]]
+    assert shown["seats"][0]["cards"] == [] and len(cf["seats"][0]["cards"]) == 4
+    # a match recorded under rules version 1 is still shown every card, as it was then
+    assert [c["physics_p1"] for c in GAME.with_rules(1).view(s, None)["last_hand"]["physics"]["seats"][1]["cards"]] \
+        == [c["physics_p1"] for c in cf["seats"][1]["cards"]]
     # none of the next hand: changing its secrets changes nothing in the view of another seat
     assert GAME.view(twin(s, 0), 0) == GAME.view(s, 0)
 

@@ -102,8 +102,10 @@ the seat could not follow.
 ``last_hand["physics"]`` (simplified mode only, else None) is the teaching point for the
 *finished* hand, fixed at its showdown: ``{"hand", "differs", "seats": [{"seat", "score",
 "physics_expected", "cards": [{"id", "slot", "dealt", "applied", "physics_p1", "physics_ket",
-"value", "bet", "note"}]}|None]}`` -- what physics mode would have given for the same dealt
-cards and plays (all of that hand's cards are revealed by then; nothing of the current hand).
+"value", "bet", "note", "note_message"}]}|None]}`` -- what physics mode would have given for
+the same dealt cards and plays (all of that hand's cards are revealed by then; nothing of the
+current hand). Its ``cards`` are the cards with a note only: those on which the two modes may
+disagree (the others end the same in both, and the page says nothing of them).
 
 Events: dicts with ``"type"`` and human ``"text"`` (1-based "Player 1", "qubit 1"; the
 machine fields ``seat``/``qubit`` are 0-based). An event with ``"visible_to": [seats]`` is

@@ -41,7 +41,11 @@ from .view import build_view
 
 class QuantumPoker(Engine):
     slug = SLUG
-    rules_version = 1  # bump when a stored game would replay differently (engines/base.py)
+    # bump when a stored game would replay differently (engines/base.py). 2: the teaching point
+    # after a simplified hand lists its noted cards only (``with_rules(1)``: every card)
+    rules_version = 2
+    older_rules_versions: tuple[int, ...] = (1,)
+    every_teaching_card = False
     name = "QuantumPoker"
     event_texts = EVENT_TEXTS
     evidence_texts = evidence.EVIDENCE_TEXTS
@@ -209,6 +213,10 @@ class QuantumPoker(Engine):
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)
 
+    def with_rules(self, version: int) -> QuantumPoker:
+        """The engine of an older rules version: 1 showed every card in the teaching point."""
+        return _QuantumPokerRules1()
+
     def outcome(self, state: State) -> dict | None:
         if not state["finished"]:
             return None
@@ -289,3 +297,11 @@ class QuantumPoker(Engine):
         if not state["options"]["physics_mode"]:
             return None
         return hand_circuit(state["hand"])
+
+
+class _QuantumPokerRules1(QuantumPoker):
+    """QuantumPoker as first recorded: the same game; only the view of a finished hand's
+    teaching point differs (every card of the hand, not the noted ones alone)."""
+    rules_version = 1
+    older_rules_versions = ()
+    every_teaching_card = True

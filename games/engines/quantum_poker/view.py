@@ -47,7 +47,8 @@ def build_view(game, state: State, seat: int | None) -> dict:
                                for q in done["qubits"][s]]
                               for s in range(state["players"])]
         # simplified mode: what physics mode would have given (fixed at the showdown)
-        last_hand["physics"] = done.get("physics_summary")
+        summary = done.get("physics_summary")
+        last_hand["physics"] = summary if game.every_teaching_card else _noted(summary)
     events = events_for(state["events"], seat)
     return {
         "game": SLUG,
@@ -77,3 +78,12 @@ def build_view(game, state: State, seat: int | None) -> dict:
         "finished": state["finished"],
         "outcome": game.outcome(state),
     }
+
+
+def _noted(summary: dict | None) -> dict | None:
+    """The teaching summary of a finished hand with each seat's noted cards only (a card with
+    no note ends the same in both modes: the table is told nothing of it)."""
+    if summary is None:
+        return None
+    return {**summary, "seats": [row and {**row, "cards": [c for c in row["cards"] if c["note"]]}
+                                 for row in summary["seats"]]}

@@ -18,7 +18,7 @@ browser holds, the text it was sent decoded again, never the objects that text w
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -101,6 +101,22 @@ def same(a: Any, b: Any) -> bool:
     return a == b
 
 
+SCALARS = frozenset({str, int, float, bool, type(None)})
+ABSENT = object()  # (an object's key that the old document lacks)
+
+
+def _diff_items(items: Iterator[tuple[Any, Any, Any]], path: list, ops: list[list]) -> None:
+    """``_diff`` of each ``(key, old, new)`` item of an object or array under ``path``; two
+    scalars of one type (most of a view) are compared here, without a call."""
+    for key, before, after in items:
+        kind = type(after)
+        if kind is type(before) and kind in SCALARS:
+            if before != after:
+                ops.append(["s", [*path, key], after])
+        else:
+            _diff(before, after, [*path, key], ops)
+
+
 def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
     # equal values give no operation; objects and arrays of one length are walked item by item
     # (set whole instead where their items' operations would be the longer text: a move's event
@@ -110,11 +126,7 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
         return
     if isinstance(old, dict) and isinstance(new, dict):
         inner: list[list] = []
-        for key, value in new.items():
-            if key not in old:
-                inner.append(["s", [*path, key], value])
-            else:
-                _diff(old[key], value, [*path, key], inner)
+        _diff_items(((key, old.get(key, ABSENT), value) for key, value in new.items()), path, inner)
         inner.extend(["d", [*path, key]] for key in old if key not in new)
         ops.extend(_shorter(inner, path, new))
         return
@@ -125,8 +137,7 @@ def _diff(old: Any, new: Any, path: list, ops: list[list]) -> None:
             return
         if len(old) == len(new):
             inner = []
-            for index, (before, after) in enumerate(zip(old, new, strict=True)):
-                _diff(before, after, [*path, index], inner)
+            _diff_items(zip(range(len(new)), old, new, strict=True), path, inner)
             ops.extend(_shorter(inner, path, new))
             return
         if len(new) > len(old) and same(new[:len(old)], old):

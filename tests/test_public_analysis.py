@@ -1,5 +1,6 @@
 """A player's analysis computed alone (``Abilities.public_analysis``: Ticket-to-Ride's claimed
-lengths, Entanglion's ships and detection, without the teacher's planning) and remembered per
+lengths, Entanglion's ships and detection, without the teacher's planning; QuantumPoker's odds
+from what the table knows, without the exact odds) and remembered per
 state and process (``games.selectors.analysis_seen``): every player's payload holds exactly the
 public keys of the whole analysis, and the teacher's the whole of it, whichever reader's payload
 of the state was built first in the process (a remembered analysis never crosses from the
@@ -17,7 +18,7 @@ from games.event_text import localize_view
 from games.selectors import seat_payload
 from games.snapshot import Snapshot
 
-GAMES = [slug for slug in ("quantum-ticket-to-ride", "entanglion") if abilities_of(get_game(slug)).public_analysis]
+GAMES = [slug for slug in ("quantum-ticket-to-ride", "entanglion", "quantum-poker") if abilities_of(get_game(slug)).public_analysis]
 _ids = itertools.count(900_000)
 
 

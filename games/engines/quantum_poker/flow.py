@@ -67,6 +67,7 @@ class QuantumPoker(Engine):
         circuit=True, circuit_option="physics_mode",
         teaching_moments=True,
         concept_evidence=True,  # what a play shows of its player's understanding (evidence.py)
+        public_analysis=True,  # a player's odds computed alone (``public_analysis``)
     )
 
     def scorer(self, state: State, circuit: Any = None) -> PokerScorer:
@@ -230,31 +231,25 @@ class QuantumPoker(Engine):
     def analysis(self, state: State) -> dict:
         """Expected showdown scores and win odds for the current hand.
 
-        Public: ``expected_public``, ``p_win_public`` (hidden values 50/50 unless the table
-        can deduce them, superposed 50/50). Teacher-only: ``expected_exact``, ``p_win``,
-        ``p_split`` (exact, enumerating coin flips / Born outcomes of the true state),
+        Public (``public_analysis``): ``expected_public``, ``p_win_public`` (hidden values 50/50
+        unless the table can deduce them, superposed 50/50). Teacher-only: ``expected_exact``,
+        ``p_win``, ``p_split`` (exact, enumerating coin flips / Born outcomes of the true state),
         ``qubits`` (per card P(1), kets) and ``physics_counterfactual``.
         """
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
         exact_dists: list[dict[int, float] | None] = []
-        public_dists: list[dict[int, float] | None] = []
         expected_exact: list[float | None] = []
-        expected_public: list[float | None] = []
         qubits: list[list[dict] | None] = []
         for s in range(state["players"]):
             if not hand["in_hand"][s]:
                 exact_dists.append(None)
-                public_dists.append(None)
                 expected_exact.append(None)
-                expected_public.append(None)
                 qubits.append(None)
                 continue
             rows = []
             for slot, q in enumerate(hand["qubits"][s]):
-                p_ex = _p1_exact(q, physics)
-                p_pub = _p1_public(q, physics)
-                row = {"id": q["id"], "slot": slot, "p1": p_ex, "p1_public": p_pub,
+                row = {"id": q["id"], "slot": slot, "p1": _p1_exact(q, physics), "p1_public": _p1_public(q, physics),
                        "bet": q["bet"], "superposed": q["superposed"]}
                 if physics:
                     row["amps"] = clone(q["amps"])
@@ -265,17 +260,10 @@ class QuantumPoker(Engine):
                 rows.append(row)
             qubits.append(rows)
             exact_dists.append(_score_dist([(r["p1"], r["bet"]) for r in rows]))
-            public_dists.append(_score_dist([(r["p1_public"], r["bet"]) for r in rows]))
             expected_exact.append(_round(sum(r["p1"] * r["bet"] for r in rows)))
-            expected_public.append(_round(sum(r["p1_public"] * r["bet"] for r in rows)))
         p_win, p_split = _win_odds(exact_dists)
-        p_win_public, _ = _win_odds(public_dists)
         return {
-            "hand": hand["number"],
-            "phase": hand["phase"],
-            "mode": "physics" if physics else "simplified",
-            "expected_public": expected_public,
-            "p_win_public": p_win_public,
+            **self.public_analysis(state),
             "expected_exact": expected_exact,
             "p_win": p_win,
             "p_split": p_split,
@@ -283,6 +271,29 @@ class QuantumPoker(Engine):
             "physics_counterfactual": physics_counterfactual(state),
             "teacher_only": [k for k in self.abilities.teacher_only_analysis_keys
                              if k != "teacher_only"],
+        }
+
+    def public_analysis(self, state: State) -> dict:
+        """The public keys of ``analysis`` alone (a player's odds): from what the whole table knows."""
+        hand = state["hand"]
+        physics = state["options"]["physics_mode"]
+        public_dists: list[dict[int, float] | None] = []
+        expected_public: list[float | None] = []
+        for s in range(state["players"]):
+            if not hand["in_hand"][s]:
+                public_dists.append(None)
+                expected_public.append(None)
+                continue
+            cards = [(_p1_public(q, physics), q["bet"]) for q in hand["qubits"][s]]
+            public_dists.append(_score_dist(cards))
+            expected_public.append(_round(sum(p1 * bet for p1, bet in cards)))
+        p_win_public, _ = _win_odds(public_dists)
+        return {
+            "hand": hand["number"],
+            "phase": hand["phase"],
+            "mode": "physics" if physics else "simplified",
+            "expected_public": expected_public,
+            "p_win_public": p_win_public,
         }
 
     def circuit(self, state: State):

@@ -28,7 +28,8 @@ from tests.support import backing
 from tests.support.clients import Student, Teacher
 from tests.support.server import ROOT, LiveServer
 
-pytestmark = [pytest.mark.server,
+# (one xdist group: both tests on one worker share the module's stack, set up once)
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("faults"),
               pytest.mark.skipif(not backing.available(), reason="needs PostgreSQL 15 binaries, redis-server and runuser")]
 
 TEACHER = ("ms-faraday", "induction-1831-Coil")

@@ -5,7 +5,8 @@ server (PostgreSQL, Redis, a Celery worker, Chromium):
   nickname, reads the printed card and opens a session of the game from the class page: a 15 s
   clock per move (and, for some games, Spanish as the students' language);
 * six students on phones (375×667 and 320×568, touch, no hover) join from the join page, one of
-  them with the class card;
+  them with the class card; every second one's phone asks for less motion (``prefers-reduced-motion``:
+  the pages' animations and transitions off, their results shown at once);
 * round 1 ("Start round 1" on the dashboard): the students play by tapping their boards; one
   student lets the 15 s run out (the random bot moves for them, said in the log); the teacher
   pauses every table (the boards refuse a tap) and resumes; "Finish in" ends every table by its
@@ -80,6 +81,7 @@ LESSONS = [
 # the card holder first; then students who join by name
 NAMES = ["Ana María", "Bruno", "Chen", "Dara", "Emil", "Fatou"]
 SIZES = [PHONE, SMALL_PHONE, PHONE, SMALL_PHONE, PHONE, PHONE]
+LESS_MOTION = [False, True, False, True, False, True]  # (the system setting of each student's phone)
 
 # What a student taps to make a move, first match first: the loop taps the first visible and
 # enabled element of the first selector that has one, until the page sends a move (a pick, a
@@ -262,8 +264,9 @@ class LessonRun:
 
     # -- browsers --------------------------------------------------------------------------
 
-    def context(self, size, phone: bool = True):
-        context = phone_context(self.chromium, size) if phone else self.chromium.new_context(viewport=dict(size))
+    def context(self, size, phone: bool = True, less_motion: bool = False):
+        motion = {"reduced_motion": "reduce"} if less_motion else {}
+        context = phone_context(self.chromium, size, **motion) if phone else self.chromium.new_context(viewport=dict(size))
         context.add_init_script(TRACE_SOCKETS)
         who = "a phone" if phone else "the teacher"
 
@@ -375,8 +378,8 @@ class LessonRun:
 
     # -- the students' side ----------------------------------------------------------------
 
-    def join(self, name: str, size: dict, card: str = "") -> Student:
-        page = self.context(size).new_page()
+    def join(self, name: str, size: dict, card: str = "", less_motion: bool = False) -> Student:
+        page = self.context(size, less_motion=less_motion).new_page()
         student = Student(name, page, size, card=bool(card))
         page.goto(self.server.url + "/join/")
         page.fill("input[name=code]", self.join_code.lower())
@@ -388,6 +391,7 @@ class LessonRun:
         self.tap(student, page.locator("#join-form button[type=submit]"), "Join")
         page.wait_for_url("**/lobby/**")
         expect(page.locator("h1")).to_contain_text(name)
+        assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches") is less_motion
         self.students.append(student)
         return student
 
@@ -599,8 +603,8 @@ def run_the_lesson(run: LessonRun) -> None:
     # -- the teacher opens the session; six phones join, one with the class card --------------
     card = run.open_session()
     run.stage = "joining"
-    for i, (name, size) in enumerate(zip(NAMES, SIZES, strict=True)):
-        student = run.join(name, size, card=card if i == 0 else "")
+    for i, (name, size, less_motion) in enumerate(zip(NAMES, SIZES, LESS_MOTION, strict=True)):
+        student = run.join(name, size, card=card if i == 0 else "", less_motion=less_motion)
         run.check_page(student, "lobby")
     expect(dashboard.locator("li.student")).to_have_count(len(NAMES))
     expect(run.roster(NAMES[0]).locator(".pill.card")).to_be_visible()

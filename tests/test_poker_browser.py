@@ -286,3 +286,36 @@ def test_poker_on_a_phone_hand_and_actions_first_and_the_coin_names_the_student(
     assert not overlap, f"the coin or a note covers the student's cards: {overlap}"
     phone.screenshot(path=f"{SHOTS}/phone-poker-coin.png")
     expect(phone.locator(".qp-showdown")).to_be_visible(timeout=5000)
+
+
+SEATS_AND_CARDS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => !(a.right <= b.left || a.left >= b.right || a.bottom <= b.top || a.top >= b.bottom);
+  const table = box(document.querySelector('.qp-table'));
+  const seats = [...document.querySelectorAll('.qp-seat')].map(box);
+  const cards = [...document.querySelectorAll('.qp-pauli')].map(box);
+  return {
+    past_the_edge: seats.filter((s) => s.left < table.left - 4 || s.right > table.right + 4).length,
+    over_a_card: seats.filter((s) => cards.some((c) => meet(s, c))).length,
+    over_a_seat: seats.filter((s, i) => seats.some((o, j) => i !== j && meet(s, o))).length,
+    cards: cards.length,
+  };
+}"""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_on_a_1024_px_laptop_every_seat_is_on_the_table_and_no_seat_covers_a_community_card(chromium, server, teacher,
+                                                                                               players):
+    """Beside the side panel the table is some 640 px wide at 1024 × 768 (a school laptop, a
+    projector): its seats shrink with it instead of reaching past its edge or over the cards."""
+    t = Teacher(server)
+    t.login(*TEACHER)
+    session = t.open_session("quantum-poker", variant="classic", options={"table_size": players, "hands": 1},
+                             bot_level="random")
+    page = student_joins(chromium, server, session["join_code"], "Ada", viewport=(1024, 768))
+    assert t.api("POST", f"/api/sessions/{session['id']}/auto-pair/").status_code == 200
+    assert t.api("POST", f"/api/sessions/{session['id']}/start-all/").status_code == 200
+    expect(page.locator(".qp-seat")).to_have_count(players, timeout=10_000)
+    found = page.evaluate(SEATS_AND_CARDS)
+    assert found["cards"] > 0
+    assert (found["past_the_edge"], found["over_a_card"], found["over_a_seat"]) == (0, 0, 0), found

@@ -267,7 +267,9 @@ export function createBoard(root, { act }) {
     for (let k = 0; k < n; k++) {
       const seat = (me + k) % n;
       const a = Math.PI / 2 + (2 * Math.PI * k) / n;
-      out[seat] = { x: 0.5 + 0.39 * Math.cos(a), y: 0.5 + (n > 3 ? 0.4 : 0.37) * Math.sin(a) };
+      // (four or five seats: the side ones a little in, so that a seat a quarter of the table
+      // wide stays on it)
+      out[seat] = { x: 0.5 + (n > 3 ? 0.36 : 0.39) * Math.cos(a), y: 0.5 + (n > 3 ? 0.4 : 0.37) * Math.sin(a) };
     }
     return out;
   }

@@ -72,6 +72,31 @@ PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_proce
                     "stack_processes"}
 
 
+class XdistGroups:
+    """``xdist_group`` marks kept by pytest 9.2 and later under ``--dist loadgroup``: pytest-xdist
+    (3.8) adds a test's group to its node id by setting ``item._nodeid``, which pytest no longer
+    reads (a node id is ``item._id`` now), so every group was scheduled test by test (the two
+    queues of scripted lessons ran three lessons at once, a module's shared fixture was set up on
+    each worker). This does the same on ``item._id``, after pytest-xdist's own hook."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if not getattr(config.option, "loadgroup", False):
+            return
+        for item in items:
+            names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                            for m in item.iter_markers("xdist_group")})
+            if names and "@" not in item.nodeid.rpartition("]")[2]:
+                from _pytest.nodeid import NodeId
+
+                item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
+def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        config.pluginmanager.register(XdistGroups(), "qc-xdist-groups")
+
+
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``make test``: ``--dist loadgroup``, each worker given the next test,
     or group of tests, when it holds two or fewer) the longest tests come first: those marked ``long`` (minutes each),

@@ -77,7 +77,9 @@ class XdistGroups:
     (3.8) adds a test's group to its node id by setting ``item._nodeid``, which pytest no longer
     reads (a node id is ``item._id`` now), so every group was scheduled test by test (the two
     queues of scripted lessons ran three lessons at once, a module's shared fixture was set up on
-    each worker). This does the same on ``item._id``, after pytest-xdist's own hook."""
+    each worker). This does the same on ``item._id``, after pytest-xdist's own hook; it does
+    nothing where pytest-xdist's suffix took (older pytest, or a pytest-xdist that fixed it:
+    https://github.com/pytest-dev/pytest-xdist/issues/1386, then this class can go)."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config, items):

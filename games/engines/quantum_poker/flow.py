@@ -238,13 +238,9 @@ class QuantumPoker(Engine):
         """
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
-        exact_dists: list[dict[int, float] | None] = []
-        expected_exact: list[float | None] = []
         qubits: list[list[dict] | None] = []
         for s in range(state["players"]):
             if not hand["in_hand"][s]:
-                exact_dists.append(None)
-                expected_exact.append(None)
                 qubits.append(None)
                 continue
             rows = []
@@ -259,11 +255,9 @@ class QuantumPoker(Engine):
                                   if q["superposed"] else f"|{q['value']}⟩")
                 rows.append(row)
             qubits.append(rows)
-            exact_dists.append(_score_dist([(r["p1"], r["bet"]) for r in rows]))
-            expected_exact.append(_round(sum(r["p1"] * r["bet"] for r in rows)))
-        p_win, p_split = _win_odds(exact_dists)
+        expected_exact, p_win, p_split = _odds(_cards(qubits, "p1"))
         return {
-            **self.public_analysis(state),
+            **_public_part(state, _cards(qubits, "p1_public")),
             "expected_exact": expected_exact,
             "p_win": p_win,
             "p_split": p_split,
@@ -277,24 +271,8 @@ class QuantumPoker(Engine):
         """The public keys of ``analysis`` alone (a player's odds): from what the whole table knows."""
         hand = state["hand"]
         physics = state["options"]["physics_mode"]
-        public_dists: list[dict[int, float] | None] = []
-        expected_public: list[float | None] = []
-        for s in range(state["players"]):
-            if not hand["in_hand"][s]:
-                public_dists.append(None)
-                expected_public.append(None)
-                continue
-            cards = [(_p1_public(q, physics), q["bet"]) for q in hand["qubits"][s]]
-            public_dists.append(_score_dist(cards))
-            expected_public.append(_round(sum(p1 * bet for p1, bet in cards)))
-        p_win_public, _ = _win_odds(public_dists)
-        return {
-            "hand": hand["number"],
-            "phase": hand["phase"],
-            "mode": "physics" if physics else "simplified",
-            "expected_public": expected_public,
-            "p_win_public": p_win_public,
-        }
+        return _public_part(state, [[(_p1_public(q, physics), q["bet"]) for q in hand["qubits"][s]]
+                                    if hand["in_hand"][s] else None for s in range(state["players"])])
 
     def circuit(self, state: State):
         """Physics mode: a qiskit ``QuantumCircuit`` for the current hand, else ``None``.
@@ -309,6 +287,32 @@ class QuantumPoker(Engine):
             return None
         return hand_circuit(state["hand"])
 
+
+
+def _odds(cards: list[list[tuple[float, int]] | None]) -> tuple[list[float | None], list, list]:
+    """Each seat's expected score and the win odds (``p_win``, ``p_split``) from its cards'
+    (P(1), bet), None for a seat out of the hand."""
+    expected = [None if c is None else _round(sum(p1 * bet for p1, bet in c)) for c in cards]
+    p_win, p_split = _win_odds([None if c is None else _score_dist(c) for c in cards])
+    return expected, p_win, p_split
+
+
+def _cards(qubits: list[list[dict] | None], p1: str) -> list[list[tuple[float, int]] | None]:
+    """Each seat's cards of the analysis' ``qubits`` as (the P(1) under key ``p1``, bet)."""
+    return [None if rows is None else [(r[p1], r["bet"]) for r in rows] for rows in qubits]
+
+
+def _public_part(state: State, cards: list[list[tuple[float, int]] | None]) -> dict:
+    """The public keys of the analysis, from each seat's cards' public (P(1), bet)."""
+    hand = state["hand"]
+    expected_public, p_win_public, _ = _odds(cards)
+    return {
+        "hand": hand["number"],
+        "phase": hand["phase"],
+        "mode": "physics" if state["options"]["physics_mode"] else "simplified",
+        "expected_public": expected_public,
+        "p_win_public": p_win_public,
+    }
 
 class _QuantumPokerRules1(QuantumPoker):
     """QuantumPoker as first recorded: the same game; only the view of a finished hand's

@@ -105,7 +105,6 @@ import statistics
 import subprocess
 import sys
 import time
-import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -372,13 +371,10 @@ def deflating(ws) -> bool:
 
 
 def wire_bytes(data: bytes) -> int:
-    """The bytes of one message on the wire as the server deflates it (core/wsdeflate.py: nothing
-    carried from the message before, its window and memory level, zlib's default level as
-    autobahn's), without the four bytes permessage-deflate leaves off."""
+    """The bytes of one message on the wire as the server deflates it (core/wsdeflate.py)."""
     from core import wsdeflate
 
-    deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -wsdeflate.WINDOW_BITS, wsdeflate.MEM_LEVEL)
-    return len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
+    return len(wsdeflate.deflated(data))
 
 
 def canonical(action) -> str:

@@ -6,8 +6,11 @@ a context that has loaded it before costs about 0.3 s. The suite opens hundreds 
 the run's Chromium (``tests/conftest.py``: the ``chromium`` fixture) hands out contexts through
 this pool:
 
-* ``new_context(**options)`` gives a context kept by an earlier test with the same options (its
-  page on ``about:blank``, no cookies, none of that test's listeners), or a new one;
+* ``new_context(**options)`` gives a context kept by an earlier test with the same options, but
+  perhaps another viewport or ``reduced_motion`` (its page on ``about:blank``, no cookies, none
+  of that test's listeners; its pages are given the size and the motion setting asked for, as a
+  window is resized or a phone's setting changed), or a new one (the browser tests of a run made
+  108 new contexts when each size was a kind of its own, 56 now: 57 s less CPU);
 * at the end of a test each context it opened and left open is cleaned and kept: listeners and
   init scripts the test added are removed, pages beyond the first are closed, the first goes to ``about:blank``
   (its sockets close, as when a student leaves) and every cookie is cleared;
@@ -33,11 +36,29 @@ CHANGES_KEPT = ("route", "route_from_har", "route_web_socket", "expose_binding",
 KEPT_PER_KIND = 8
 
 
+# what a kept context's pages are set to, when a test asks for it (by option, default): the
+# size of the page and the system's motion setting (Playwright's own defaults)
+PAGE_SETTINGS = {"viewport": {"width": 1280, "height": 720}, "reduced_motion": "no-preference"}
+
+
+def _set(page, settings: dict) -> None:
+    """``page`` given ``settings`` (through the class's methods: the page's own are watched as
+    changes not to keep)."""
+    current = getattr(page, "_qc_settings", {})
+    if current.get("viewport") != settings["viewport"]:
+        type(page).set_viewport_size(page, settings["viewport"])
+    if current.get("reduced_motion") != settings["reduced_motion"]:
+        type(page).emulate_media(page, reduced_motion=settings["reduced_motion"])
+    page._qc_settings = dict(settings)
+
+
 @dataclass
 class Lent:
     """A context lent to the running test: what the test did to it."""
     context: object
     kind: str
+    made_with: dict | None = None  # the page settings it was made with (None: not adjustable)
+    settings: dict | None = None  # the page settings the test asked for
     changed: bool = False
     listeners: list = field(default_factory=list)  # (context or page, event, handler)
     scripts: list = field(default_factory=list)  # the init scripts added (removable)
@@ -53,12 +74,18 @@ class ContextPool:
     # -- what a test sees: the Browser's own methods ----------------------------------------
 
     def new_context(self, **options):
-        kind = json.dumps(options, sort_keys=True, default=str)
+        # the page settings are no part of a context's kind: a kept one's pages are set instead
+        # (no_viewport and a None viewport, the window's own size, make a kind of their own)
+        settings = {name: options.get(name, default) for name, default in PAGE_SETTINGS.items()}
+        adjustable = isinstance(settings["viewport"], dict) and not options.get("no_viewport")
+        kind = json.dumps({k: v for k, v in options.items() if not (adjustable and k in PAGE_SETTINGS)}
+                          | {"adjustable": adjustable}, sort_keys=True, default=str)
         kept = self.idle.get(kind)
         lent = kept.pop() if kept and "storage_state" not in options else None
         if lent is None:
-            lent = Lent(self.browser.new_context(**options), kind)
+            lent = Lent(self.browser.new_context(**options), kind, made_with=settings if adjustable else None)
             self._watch(lent.context, lent)
+        lent.settings = settings if adjustable else None
         self.lent.append(lent)
         return lent.context
 
@@ -172,7 +199,10 @@ class ContextPool:
                 if page is None or page.is_closed():
                     page = new_page()
                     page._qc_lent = item
+                    page._qc_settings = dict(item.made_with or {})
                     self._watch(page, item)
+                if item.settings is not None:
+                    _set(page, item.settings)
                 return page
 
             def closing(*args, **kwargs):

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from classrooms import cards, services
 from classrooms.models import Classroom, Participant
+from tests.support.phone import phone_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -16,7 +17,7 @@ def test_a_scanned_card_and_its_homework_link_keep_the_code_out_of_every_request
     classroom = Classroom.objects.create(teacher=teacher, name="9A", cards_enabled=True)
     ada, _bo = cards.add_members(classroom, "Ada\nBo")
     session = services.open_session(classroom, "quantum-tictactoe")
-    phone = chromium.new_context(viewport={"width": 375, "height": 740}, is_mobile=True).new_page()
+    phone = phone_context(chromium, {"width": 375, "height": 740}).new_page()
     requested: list[str] = []
     phone.on("request", lambda r: requested.append(r.url))
 

@@ -10,6 +10,7 @@ from classrooms import services
 from classrooms.models import ClassMember, Classroom, Participant
 from tests.support.axe import assert_no_serious_violations
 from tests.support.browser import log_in_teacher
+from tests.support.phone import phone_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -49,7 +50,7 @@ def test_teacher_prints_cards_and_a_student_joins_with_one_on_a_phone(chromium, 
     assert columns == 2
     page.emulate_media(media="screen")
 
-    phone = chromium.new_context(viewport={"width": 375, "height": 740}, is_mobile=True).new_page()
+    phone = phone_context(chromium, {"width": 375, "height": 740}).new_page()
     phone.goto(server.url + f"/join/?card={ada.card_code}")  # what the card's QR code holds
     expect(phone.locator("input[name=card]")).to_have_value(ada.card_code)
     phone.fill("input[name=code]", session.join_code.lower())

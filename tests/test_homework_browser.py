@@ -16,6 +16,7 @@ from classrooms.models import Assignment, Classroom
 from games.models import Match, Seat
 from tests.support.axe import assert_no_serious_violations
 from tests.support.browser import log_in_teacher
+from tests.support.phone import phone_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -50,7 +51,7 @@ def test_a_student_does_homework_on_a_phone_and_the_teacher_sees_it(chromium, se
     expect(page.locator(f"tr[data-member='{ada.pk}']")).to_have_attribute("data-state", "not_yet")
     assert_no_serious_violations(page, "homework assignment page")
 
-    phone = chromium.new_context(viewport={"width": 375, "height": 740}, is_mobile=True).new_page()
+    phone = phone_context(chromium, {"width": 375, "height": 740}).new_page()
     phone.goto(server.url + "/homework/?card=WRONG-CODE")
     expect(phone.get_by_test_id("homework-error")).to_contain_text("not valid")
     phone.goto(server.url + f"/homework/?card={ada.card_code}")

@@ -10,6 +10,7 @@ from classrooms import services
 from classrooms.models import Classroom, Participant
 from core.lan import lan_address
 from tests.support.browser import log_in
+from tests.support.phone import phone_context
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -40,7 +41,7 @@ def test_phones_join_through_the_lan_link_with_their_names_kept(chromium, lan_se
     names = ["Łukasz", "<b>x</b>", "José"]
     phones = []
     for name in names:
-        phone = chromium.new_context(viewport={"width": 375, "height": 740}, is_mobile=True).new_page()
+        phone = phone_context(chromium, {"width": 375, "height": 740}).new_page()
         phone.goto(link)  # what the QR code holds
         expect(phone.locator("input[name=code]")).to_have_value(session.join_code)
         phone.fill("input[name=name]", name)

@@ -288,7 +288,6 @@ class QuantumPoker(Engine):
         return hand_circuit(state["hand"])
 
 
-
 def _odds(cards: list[list[tuple[float, int]] | None]) -> tuple[list[float | None], list, list]:
     """Each seat's expected score and the win odds (``p_win``, ``p_split``) from its cards'
     (P(1), bet), None for a seat out of the hand."""
@@ -313,6 +312,7 @@ def _public_part(state: State, cards: list[list[tuple[float, int]] | None]) -> d
         "expected_public": expected_public,
         "p_win_public": p_win_public,
     }
+
 
 class _QuantumPokerRules1(QuantumPoker):
     """QuantumPoker as first recorded: the same game; only the view of a finished hand's

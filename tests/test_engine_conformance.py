@@ -36,6 +36,7 @@ from tests.support.engines import (
     junk_action,
     junk_seat,
     playout,
+    random_setup,
     round_trip,
     spec_for,
 )
@@ -212,6 +213,28 @@ def test_every_listed_legal_action_is_accepted_and_changes_nothing_in_place(slug
                     checked += 1
             assert canonical(state) == before, "apply changed its input"
     assert checked
+
+
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_a_whole_game_leaves_every_earlier_state_as_it_was(slug, variant):
+    """A state may share the parts that an action never edits (the map, the logs an action only
+    appends to) with the states after it: no later action, ``finish`` or view may change them."""
+    game = get_game(slug)
+    for seed in range(3):
+        rng = random.Random(f"{slug}:{variant}:shared:{seed}")
+        state, players, _options, _seed = random_setup(game, variant, rng)
+        states, made = [state], [canonical(state)]
+        while game.outcome(state) is None and len(states) < 150:
+            seat = rng.choice(game.to_act(state))
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            states.append(state)
+            made.append(canonical(state))
+        for earlier in rng.sample(states, min(6, len(states))):
+            game.finish(earlier)
+            for seat in [None, *range(players)]:
+                game.view(earlier, seat)
+        changed = [i for i, (s, text) in enumerate(zip(states, made, strict=True)) if canonical(s) != text]
+        assert not changed, f"states changed after they were made: {changed[:10]}"
 
 
 def test_clone_copies_a_state_through_and_through():

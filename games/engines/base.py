@@ -606,6 +606,15 @@ def clone(state: _T) -> _T:
     return _copied(state)
 
 
+def successor(state: dict, append_only: tuple[str, ...]) -> dict:
+    """A copy of ``state`` for an action to change: deep (``clone``), except the lists named in
+    ``append_only``, which are new lists holding the same entries. For a game's logs that an
+    action only appends to and whose entries nothing edits once made (QTris's recent events and
+    circuit, QuantumPoker's finished hands): copying their entries was most of a move's copy,
+    and grew with the game."""
+    return {key: list(value) if key in append_only else _copied(value) for key, value in state.items()}
+
+
 def _copied(tree: Any) -> Any:
     kind = type(tree)
     if kind is dict:

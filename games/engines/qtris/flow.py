@@ -53,6 +53,7 @@ from games.engines.base import (
     is_int,
     message,
     ngettext_lazy,
+    successor,
 )
 from games.engines.contract import Engine
 from games.engines.schema import (
@@ -100,6 +101,8 @@ SIDE_NAMES = {2: ["Alice", "Bob"], 3: ["Alice", "Eve", "Bob"]}
 HAND_SIZE = 4
 BASES = ("color", "left-right", "up-down")
 EVENTS_KEPT = 40
+# what an action only appends to (``successor``): the recent events and the circuit's log
+APPEND_ONLY = ("events", "circuit_ops")
 COLORS = ("white", "black")
 # the shapes of the options and actions (checked by ``Engine``; the rules by hand below)
 OPTIONS = Options(board=Maybe(Anything()), pairs=Maybe(Anything()),
@@ -425,7 +428,7 @@ class QTris(Engine):
         given by a seeded coin."""
         if self.outcome(state) is not None:
             return state, []
-        new = clone(state)
+        new = successor(state, APPEND_ONLY)
         new["action_number"] += 1
         events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]
         if new["colors"] is None:
@@ -549,7 +552,7 @@ class QTris(Engine):
             raise _illegal("bad_action", gettext_noop('"%(action)s" is not possible now: this phase '
                                                       'takes %(expected)s.'),
                            {"action": kind, "expected": ", ".join(f'"{k}"' for k in expected)})
-        new = clone(state)
+        new = successor(state, APPEND_ONLY)
         new["action_number"] += 1
         events: list[Event] = []
         side = side_of_seat(new, seat)

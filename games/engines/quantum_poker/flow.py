@@ -15,6 +15,7 @@ from ..base import (
     gettext_noop,
     is_int,
     moment,
+    successor,
 )
 from ..contract import Engine
 from . import evidence
@@ -36,6 +37,9 @@ from .showdown import _showdown
 from .statistics import PokerScorer, poker_scorer
 from .texts import EVENT_TEXTS, _player
 from .view import build_view
+
+# what an action only appends to (``successor``): the finished hands
+APPEND_ONLY = ("history",)
 
 # --------------------------------------------------------------------------- the game
 
@@ -168,7 +172,7 @@ class QuantumPoker(Engine):
     def play(self, state: State, seat: int, kind: str, action: Action) -> tuple[State, list[Event]]:
         """A card played or measurement declared by the seat to act (``Engine.apply``)."""
         move = _check_move(state, seat, kind, action)
-        new = clone(state)
+        new = successor(state, APPEND_ONLY)
         n = new["actions"] + 1
         new["actions"] = n
         events: list[Event] = []
@@ -200,7 +204,7 @@ class QuantumPoker(Engine):
         them is how every hand ends."""
         if state["finished"]:
             return state, []
-        new = clone(state)
+        new = successor(state, APPEND_ONLY)
         n = new["actions"] + 1
         new["actions"] = n
         events: list[Event] = [event(EVENT_TEXTS, "time_up", "time_up")]

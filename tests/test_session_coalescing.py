@@ -138,3 +138,31 @@ def test_a_dashboard_payload_reads_the_sessions_tables_and_seats_once_whatever_t
     tables = [s for s in sql if s.startswith('SELECT "classrooms_table"')]
     seats = [s for s in sql if s.startswith('SELECT "games_seat"')]
     assert len(tables) == 1 and len(seats) == 1, "\n".join(tables + seats)
+
+
+@pytest.mark.django_db
+def test_a_dashboard_and_a_projector_payload_make_as_many_queries_at_6_tables_as_at_2(classroom):
+    """No query per table or per seat, whichever of the tables' fields a payload reads (their rows,
+    standings, concept grid, moments): a lesson's many tables cost the same number of round trips."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classrooms import selectors, services
+    from classrooms.models import Participant
+
+    def queries(students: int) -> dict[str, int]:
+        session = services.open_session(classroom, "quantum-tictactoe")
+        for n in range(students):
+            Participant.objects.create(session=session, display_name=f"S{n}")
+        services.auto_pair(session)
+        services.start_all(session)
+        counts = {}
+        for name, payload in (("dashboard", selectors.dashboard_payload), ("screen", selectors.screen_payload)):
+            cache.clear()  # the standings computed, the moments read
+            with CaptureQueriesContext(connection) as captured:
+                payload(session)
+            counts[name] = len(captured)
+        return counts
+
+    assert queries(12) == queries(4)

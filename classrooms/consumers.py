@@ -28,6 +28,9 @@ MAX_MESSAGE_BYTES = 4096
 # second, the projector (standings and moments, read from across the room) every two seconds
 COALESCE_SECONDS = 1.0
 SCREEN_COALESCE_SECONDS = 2.0
+# a teacher's socket reads only the moved tables again for a payload, but all of them at least
+# this often (and after any change that names no match: a command, a join)
+WHOLE_READ_SECONDS = 10.0
 COMMANDS = {"auto_pair", "seat_table", "start_all", "remove", "readmit", "participant_cap", "lock", "unlock", "end", "show_odds", "sync",
             "pause_all", "resume_all", "finish_in", "move_clock",
             "next_round", "waiting_room", "admit", "turn_away", "remove_recent", "merge", "refuse_comeback"}
@@ -49,10 +52,18 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
     full_due = False
     # the dashboard's: who sat where as of the last whole payload (the concept grid after a move)
     seating: understanding.Seating | None = None
+    # the teacher's sockets: the tables the last payload read (``selectors.tables_after``), the
+    # matches changed since, whether all must be read again, when they all were, and how many
+    # payloads are being built (two at once read everything: neither knows the other's moves)
+    tables: list | None = None
+    moved: set[int]
+    read_all = True
+    read_at = float("-inf")
+    building = 0
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.known, self.pending = {}, {}
+        self.known, self.pending, self.moved = {}, {}, set()
 
     async def connect(self) -> None:
         try:
@@ -124,6 +135,11 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         patched in (``send_patches``); any other change (a start, an end, a command, a join, an
         unknown table) makes the whole payload due."""
         snap = event.get("snapshot")
+        if self.is_teacher:  # (the tables the next payload reads again)
+            if snap:
+                self.moved.add(snap["match"])
+            else:
+                self.read_all = True
         known = self.known.get(snap["match"]) if snap else None
         if not event.get("teacher_only") or known is None or known["status"] != snap["status"]:
             self.full_due = True
@@ -165,10 +181,35 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
         self.last_payload_at = asyncio.get_running_loop().time()
         self.full_due, self.pending = False, {}
 
+    def tables_to_read(self) -> tuple[list | None, set[int]]:
+        """For a payload begun now: the tables to reuse (None: read them all) and the matches
+        whose tables are read again."""
+        now = asyncio.get_running_loop().time()
+        kept, moved = self.tables, self.moved
+        if self.read_all or self.building or now - self.read_at >= WHOLE_READ_SECONDS:
+            kept, self.read_at = None, now
+        self.moved, self.read_all = set(), False
+        return kept, moved
+
+    async def read_tables(self, build):
+        """``build(session_id, kept, moved)`` in a database thread: the payload's parts, the last
+        of them the tables it read (kept for the next payload), which is not returned."""
+        kept, moved = self.tables_to_read()
+        self.building += 1
+        try:
+            *parts, tables = await database_sync_to_async(build)(self.session_id, kept, moved)
+        except BaseException:
+            self.read_all = True
+            raise
+        finally:
+            self.building -= 1
+        self.tables = tables
+        return parts
+
     async def send_payload(self) -> None:
         self.payload_started()
         if self.is_teacher:
-            payload, self.seating = await database_sync_to_async(_teacher_payload)(self.session_id)
+            payload, self.seating = await self.read_tables(_teacher_payload)
         else:
             payload = await database_sync_to_async(_payload)(self.session_id, False, self.participant_id)
         if payload.get("type") == "dashboard":
@@ -272,13 +313,17 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
     return selectors.lobby_payload(session, participant)
 
 
-def _teacher_payload(session_id: int) -> tuple[dict, understanding.Seating | None]:
-    """The dashboard's payload and who sat where (``selectors.dashboard_payload_and_seating``)."""
+def _teacher_payload(session_id: int, kept: list | None = None, moved: frozenset[int] | set[int] = frozenset()
+                     ) -> tuple[dict, understanding.Seating | None, list | None]:
+    """The dashboard's payload, who sat where (``selectors.dashboard_payload_and_seating``) and
+    the tables read (``selectors.tables_after``: ``kept`` with the ``moved`` matches' read again)."""
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
-        return {"type": "gone", "message": gettext("This class session was deleted.")}, None
-    services.enforce_overdue(session)  # a table whose time passed with no page open on it
-    return selectors.dashboard_payload_and_seating(session)
+        return {"type": "gone", "message": gettext("This class session was deleted.")}, None, None
+    if services.enforce_overdue(session):  # a table whose time passed with no page open on it
+        kept = None
+    tables = selectors.tables_after(session, kept, set(moved))
+    return (*selectors.dashboard_payload_and_seating(session, tables), tables)
 
 
 def _participant_id(message: dict, kind: str) -> int:
@@ -378,7 +423,7 @@ class ScreenConsumer(SessionConsumer):
 
     async def send_payload(self) -> None:
         self.payload_started()
-        payload, self.known = await database_sync_to_async(_screen_payload)(self.session_id)
+        payload, self.known = await self.read_tables(_screen_payload)
         await self.send_json(payload)
         if payload.get("type") == "gone":
             await self.close(code=4403)
@@ -389,12 +434,15 @@ class ScreenConsumer(SessionConsumer):
         await self.send_json({"type": "moments", "moments": moments})
 
 
-def _screen_payload(session_id: int) -> tuple[dict, dict[int, dict]]:
-    """The projector's payload, and its tables' moments by match id (see ``_moments_after``)."""
+def _screen_payload(session_id: int, kept: list | None = None, moved: frozenset[int] | set[int] = frozenset()
+                    ) -> tuple[dict, dict[int, dict], list | None]:
+    """The projector's payload, its tables' moments by match id (see ``_moments_after``) and the
+    tables read (as for ``_teacher_payload``)."""
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
-        return {"type": "gone", "message": gettext("This class session was deleted.")}, {}
-    return selectors.screen_payload_and_moments(session)
+        return {"type": "gone", "message": gettext("This class session was deleted.")}, {}, None
+    tables = selectors.tables_after(session, kept, set(moved))
+    return (*selectors.screen_payload_and_moments(session, tables), tables)
 
 
 def _moments_after(known: dict[int, dict], snaps: list[Snapshot]) -> list[dict]:

@@ -1,6 +1,8 @@
 """Teachers (Django users), their classes, class sessions with join codes, participants."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -108,7 +110,7 @@ class ClassSession(models.Model):
     def is_live(self) -> bool:
         return self.status != self.Status.ENDED
 
-    def seated_tables(self) -> list[Table]:
+    def seated_tables(self, match_ids: Iterable[int] | None = None) -> list[Table]:
         """Every table in number order, with its match, its round and the match's seats as a list
         in seat order (``table.match.seat_list``: reading it builds no query, where each
         ``match.seats.all()`` of a prefetch builds a queryset). A dashboard payload reads them
@@ -117,10 +119,14 @@ class ClassSession(models.Model):
         Two queries, the seats handed to their matches here: Django's ``Prefetch`` does the same
         with a fifth more CPU (it sets each seat's match through the descriptor and checks its
         caches per seat), and a dashboard or projector payload of a lesson's 75 tables rebuilds
-        this every second or two."""
+        this every second or two. ``match_ids``: only the tables of those matches (a payload's
+        tables read again after their moves, ``selectors.tables_after``)."""
         from games.models import Seat
 
-        tables = list(self.tables.select_related("match", "round").order_by("number"))
+        tables = self.tables.select_related("match", "round").order_by("number")
+        if match_ids is not None:
+            tables = tables.filter(match_id__in=list(match_ids))
+        tables = list(tables)
         matches = {table.match_id: table.match for table in tables}
         for match in matches.values():
             match.seat_list = []

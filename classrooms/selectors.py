@@ -116,10 +116,33 @@ def dashboard_payload(session: ClassSession) -> dict:
     return dashboard_payload_and_seating(session)[0]
 
 
-def dashboard_payload_and_seating(session: ClassSession) -> tuple[dict, understanding.Seating]:
+def tables_after(session: ClassSession, kept: list[Table] | None, moved: set[int]) -> list[Table]:
+    """The session's ``seated_tables()``: those an earlier payload read (``kept``) with the tables
+    of the matches in ``moved`` (that changed since) read again, or all of them read afresh
+    (nothing kept, or a moved match that ``kept`` does not hold: a table seated since). A
+    lesson's dashboard and projector read its many tables again every second or two while only
+    the tables in play change."""
+    if kept is None:
+        return session.seated_tables()
+    place = {table.match_id: i for i, table in enumerate(kept)}
+    if not moved.issubset(place):
+        return session.seated_tables()
+    tables = list(kept)
+    if moved:
+        fresh = session.seated_tables(moved)
+        if len(fresh) != len(moved):  # (a table gone meanwhile)
+            return session.seated_tables()
+        for table in fresh:
+            tables[place[table.match_id]] = table
+    return tables
+
+
+def dashboard_payload_and_seating(session: ClassSession, seated: list[Table] | None = None
+                                  ) -> tuple[dict, understanding.Seating]:
     """``dashboard_payload``, and who sat where (``understanding.Seating``): the dashboard's
-    socket keeps it to fill the concept grid in after a move without a rebuild."""
-    seated = session.seated_tables()
+    socket keeps it to fill the concept grid in after a move without a rebuild. ``seated``: the
+    session's ``seated_tables()`` when the caller has them (``tables_after``)."""
+    seated = session.seated_tables() if seated is None else seated
     seating = understanding.session_seating(session, seated)
     tables = tables_summary(session, seated)
     live = (Match.Status.WAITING, Match.Status.PLAYING)
@@ -273,15 +296,17 @@ def screen_payload(session: ClassSession) -> dict:
     return screen_payload_and_moments(session)[0]
 
 
-def screen_payload_and_moments(session: ClassSession) -> tuple[dict, dict[int, dict]]:
+def screen_payload_and_moments(session: ClassSession, seated: list[Table] | None = None
+                               ) -> tuple[dict, dict[int, dict]]:
     """``screen_payload``, and each table's moments (``games.moments.table_moments``) by match id:
     the projector's socket keeps them to follow a move at one table without a rebuild.
+    ``seated``: as for ``dashboard_payload_and_seating``.
 
     What the projector shows (``/sessions/<id>/screen/``, the whole class sees it): the join
     code while the lobby is open, the standings, the recent teaching moments, the podium. Public
     facts only: names, points, results and moments made of public events — never a seat's view,
     a hand or a mission, and nothing of the dashboard's payload."""
-    tables = session.seated_tables()
+    tables = session.seated_tables() if seated is None else seated
     standings = cached_standings(session, tables)  # (the dashboard's cache entry, when it has the same tables)
     latest = standings.get("round")
     current = [t for t in tables if latest is None or (t.round_id and t.round.number == latest)]

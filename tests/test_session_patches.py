@@ -97,3 +97,87 @@ def test_a_patched_row_is_in_the_teachers_language_as_the_whole_dashboard_is(ser
         await desk.close()
 
     run_async(scenario())
+
+
+def play(match_id: int, moves: int | None = None) -> None:
+    """``moves`` first legal moves at the match (None: to its end)."""
+    while moves is None or moves > 0:
+        match = Match.objects.get(pk=match_id)
+        if match.status != Match.Status.PLAYING:
+            return
+        game, state = get_game(match.game), current_state(match)
+        seat = game.to_act(state)[0]
+        match_services.submit_action(match.pk, seat, match.seq, game.legal_actions(state, seat)[0])
+        moves = None if moves is None else moves - 1
+
+
+def test_a_payload_that_reads_only_the_moved_tables_again_is_the_payload_of_a_whole_read(classroom):
+    """The dashboard and the projector keep the tables their last payload read and read again only
+    those whose matches changed since (``selectors.tables_after``): what they send is what a read
+    of every table would give, after moves at one table and the end of another."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    for name in ("Ada", "Bo", "Chen", "Dara", "Emil", "Fatou"):
+        Participant.objects.create(session=session, display_name=name)
+    services.auto_pair(session)
+    services.start_all(session)
+    kept = session.seated_tables()
+    first, ended, idle = (t.match_id for t in kept)
+    play(first, 2)
+    play(ended)
+    assert Match.objects.get(pk=ended).status == Match.Status.FINISHED
+
+    def without_clock(payload: dict) -> dict:
+        return {k: v for k, v in payload.items() if k != "now_ms"}
+
+    with CaptureQueriesContext(connection) as queries:
+        tables = selectors.tables_after(session, kept, {first, ended})
+    read = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "classrooms_table"')]
+    assert len(read) == 1 and '"match_id" IN' in read[0], read
+    assert [t.match_id for t in tables] == [first, ended, idle]
+    assert tables[2] is kept[2] and tables[0] is not kept[0]
+    dashboard, _ = selectors.dashboard_payload_and_seating(session, tables)
+    assert without_clock(dashboard) == without_clock(selectors.dashboard_payload(session))
+    assert dashboard["tables"][1]["status"] == "finished" and dashboard["tables"][0]["moves"] == 2
+    screen, _ = selectors.screen_payload_and_moments(session, tables)
+    assert screen == selectors.screen_payload(session)
+    # a match that the kept tables do not hold (a table seated since): every table read again
+    with CaptureQueriesContext(connection) as queries:
+        assert [t.match_id for t in selectors.tables_after(session, kept[:2], {idle})] == [first, ended, idle]
+    assert not any('"match_id" IN' in q["sql"] for q in queries.captured_queries
+                   if q["sql"].startswith('SELECT "classrooms_table"'))
+
+
+def test_a_teachers_socket_reads_every_table_after_a_change_that_names_no_match_and_every_while():
+    """What a dashboard's next payload reads: the moved matches' tables again, or all of them
+    after a command or a join (a change without a match), every ``WHOLE_READ_SECONDS``, at first,
+    and while another payload is being built."""
+    import asyncio
+
+    from classrooms.consumers import WHOLE_READ_SECONDS, SessionConsumer
+
+    async def scenario():
+        desk = SessionConsumer()
+        desk.is_teacher = True
+        assert desk.tables_to_read() == (None, set())  # the first payload reads them all
+        desk.tables = kept = ["tables of the last payload"]
+        desk.note_change({"type": "session.changed", "teacher_only": True,
+                          "snapshot": {"match": 7, "status": "playing", "seq": 3}})
+        desk.note_change({"type": "session.changed", "teacher_only": False,
+                          "snapshot": {"match": 9, "status": "finished", "seq": 5}})
+        assert desk.tables_to_read() == (kept, {7, 9})
+        assert desk.tables_to_read() == (kept, set())
+        desk.note_change({"type": "session.changed", "teacher_only": False, "snapshot": None})  # a command
+        assert desk.tables_to_read() == (None, set())
+        desk.read_at -= WHOLE_READ_SECONDS
+        assert desk.tables_to_read() == (None, set())
+        desk.building = 1
+        assert desk.tables_to_read() == (None, set())
+        lobby = SessionConsumer()  # a student's lobby keeps no tables
+        lobby.note_change({"type": "session.changed", "teacher_only": False,
+                           "snapshot": {"match": 9, "status": "finished", "seq": 5}})
+        assert lobby.moved == set()
+
+    asyncio.run(scenario())

@@ -54,7 +54,8 @@ class SessionConsumer(ReaderLanguageMixin, SocketLimitsMixin, LayerOutageMixin, 
     seating: understanding.Seating | None = None
     # the teacher's sockets: the tables the last payload read (``selectors.tables_after``), the
     # matches changed since, whether all must be read again, when they all were, and how many
-    # payloads are being built (two at once read everything: neither knows the other's moves)
+    # payloads are being built (one begun while another is read reads everything: neither knows
+    # the other's moves; a socket's reads run one after the other, in the order begun)
     tables: list | None = None
     moved: set[int]
     read_all = True

@@ -181,3 +181,40 @@ def test_a_teachers_socket_reads_every_table_after_a_change_that_names_no_match_
         assert lobby.moved == set()
 
     asyncio.run(scenario())
+
+
+def test_of_two_payloads_read_at_once_the_second_reads_every_table_and_its_tables_are_kept():
+    """A payload begun while another is being read (a "sync", the "finish in" timer) reads every
+    table (the first one took the moves noted until then), and its tables are kept for the next."""
+    import asyncio
+    import threading
+
+    from classrooms.consumers import SessionConsumer
+
+    async def scenario():
+        desk = SessionConsumer()
+        desk.is_teacher, desk.session_id = True, 1
+        desk.tables, desk.read_all, desk.read_at = ["kept"], False, asyncio.get_running_loop().time()
+        desk.moved = {7}
+        gate, asked = threading.Event(), []
+
+        def slow(session_id, kept, moved):
+            asked.append((kept, moved))
+            gate.wait(5)
+            return "payload", ["first"]
+
+        def quick(session_id, kept, moved):
+            asked.append((kept, moved))
+            return "payload", ["second"]
+
+        first = asyncio.ensure_future(desk.read_tables(slow))
+        await asyncio.sleep(0.05)
+        desk.moved.add(9)
+        second = asyncio.ensure_future(desk.read_tables(quick))
+        await asyncio.sleep(0.05)
+        gate.set()
+        assert await first == ["payload"] and await second == ["payload"]
+        assert asked == [(["kept"], {7}), (None, {9})]
+        assert desk.tables == ["second"]
+
+    asyncio.run(scenario())

@@ -114,36 +114,11 @@ def test_a_moves_session_message_carries_its_state_so_another_process_rebuilds_n
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("students", [4, 12])
-def test_a_dashboard_payload_reads_the_sessions_tables_and_seats_once_whatever_their_number(classroom, students):
-    """The rows, the standings (recomputed: a game just ended) and the concept grid of a dashboard
-    payload come from one read of the tables and one of their seats, at 2 tables as at 6."""
-    from django.core.cache import cache
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from classrooms import selectors, services
-    from classrooms.models import Participant
-
-    session = services.open_session(classroom, "quantum-tictactoe")
-    for n in range(students):
-        Participant.objects.create(session=session, display_name=f"S{n}")
-    services.auto_pair(session)
-    services.start_all(session)
-    cache.clear()  # the standings are computed, not read from the cache
-    with CaptureQueriesContext(connection) as queries:
-        payload = selectors.dashboard_payload(session)
-    assert len(payload["tables"]) == students // 2 and len(payload["standings"]["students"]) == students
-    sql = [q["sql"] for q in queries.captured_queries]
-    tables = [s for s in sql if s.startswith('SELECT "classrooms_table"')]
-    seats = [s for s in sql if s.startswith('SELECT "games_seat"')]
-    assert len(tables) == 1 and len(seats) == 1, "\n".join(tables + seats)
-
-
-@pytest.mark.django_db
-def test_a_dashboard_and_a_projector_payload_make_as_many_queries_at_6_tables_as_at_2(classroom):
-    """No query per table or per seat, whichever of the tables' fields a payload reads (their rows,
-    standings, concept grid, moments): a lesson's many tables cost the same number of round trips."""
+def test_a_dashboard_and_a_projector_payload_read_the_tables_and_seats_once_whatever_their_number(classroom):
+    """The rows, the standings (recomputed: a game just ended), the concept grid and the moments
+    of a dashboard or projector payload come from one read of the tables and one of their seats,
+    and no query per table or per seat follows, whichever of their fields a payload reads: a
+    lesson's many tables cost the same number of round trips, at 6 tables as at 2."""
     from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -158,11 +133,18 @@ def test_a_dashboard_and_a_projector_payload_make_as_many_queries_at_6_tables_as
         services.auto_pair(session)
         services.start_all(session)
         counts = {}
-        for name, payload in (("dashboard", selectors.dashboard_payload), ("screen", selectors.screen_payload)):
-            cache.clear()  # the standings computed, the moments read
+        for name, build in (("dashboard", selectors.dashboard_payload), ("screen", selectors.screen_payload)):
+            cache.clear()  # the standings computed, the moments read, not taken from the cache
             with CaptureQueriesContext(connection) as captured:
-                payload(session)
+                payload = build(session)
+            sql = [q["sql"] for q in captured.captured_queries]
+            tables = [s for s in sql if s.startswith('SELECT "classrooms_table"')]
+            seats = [s for s in sql if s.startswith('SELECT "games_seat"')]
+            assert len(tables) == 1 and len(seats) == 1, (name, "\n".join(tables + seats))
             counts[name] = len(captured)
+        assert len(payload["students"]) == students  # (the projector's standings)
+        dashboard = selectors.dashboard_payload(session)
+        assert len(dashboard["tables"]) == students // 2 and len(dashboard["standings"]["students"]) == students
         return counts
 
     assert queries(12) == queries(4)

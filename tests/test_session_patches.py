@@ -14,6 +14,7 @@ from games.models import Match
 from games.selectors import current_state
 from games.snapshot import snapshot
 from tests.support.clients import class_at_one_table, moved, played_to_end, receive, run_async
+from tests.support.rounds import play_out
 
 
 @pytest.fixture(autouse=True)
@@ -99,16 +100,13 @@ def test_a_patched_row_is_in_the_teachers_language_as_the_whole_dashboard_is(ser
     run_async(scenario())
 
 
-def play(match_id: int, moves: int | None = None) -> None:
-    """``moves`` first legal moves at the match (None: to its end)."""
-    while moves is None or moves > 0:
+def first_moves(match_id: int, moves: int) -> None:
+    """The first legal action of the seat to act, ``moves`` times."""
+    for _ in range(moves):
         match = Match.objects.get(pk=match_id)
-        if match.status != Match.Status.PLAYING:
-            return
         game, state = get_game(match.game), current_state(match)
         seat = game.to_act(state)[0]
         match_services.submit_action(match.pk, seat, match.seq, game.legal_actions(state, seat)[0])
-        moves = None if moves is None else moves - 1
 
 
 def test_a_payload_that_reads_only_the_moved_tables_again_is_the_payload_of_a_whole_read(classroom):
@@ -125,8 +123,8 @@ def test_a_payload_that_reads_only_the_moved_tables_again_is_the_payload_of_a_wh
     services.start_all(session)
     kept = session.seated_tables()
     first, ended, idle = (t.match_id for t in kept)
-    play(first, 2)
-    play(ended)
+    first_moves(first, 2)
+    play_out(ended)
     assert Match.objects.get(pk=ended).status == Match.Status.FINISHED
 
     def without_clock(payload: dict) -> dict:

@@ -3,6 +3,7 @@ commands) and each student's lobby (where they learn their table)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Set as AbstractSet
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -314,7 +315,7 @@ def _payload(session_id: int, is_teacher: bool, participant_id: int | None) -> d
     return selectors.lobby_payload(session, participant)
 
 
-def _teacher_payload(session_id: int, kept: list | None = None, moved: frozenset[int] | set[int] = frozenset()
+def _teacher_payload(session_id: int, kept: list | None = None, moved: AbstractSet[int] = frozenset()
                      ) -> tuple[dict, understanding.Seating | None, list | None]:
     """The dashboard's payload, who sat where (``selectors.dashboard_payload_and_seating``) and
     the tables read (``selectors.tables_after``: ``kept`` with the ``moved`` matches' read again)."""
@@ -323,7 +324,7 @@ def _teacher_payload(session_id: int, kept: list | None = None, moved: frozenset
         return {"type": "gone", "message": gettext("This class session was deleted.")}, None, None
     if services.enforce_overdue(session):  # a table whose time passed with no page open on it
         kept = None
-    tables = selectors.tables_after(session, kept, set(moved))
+    tables = selectors.tables_after(session, kept, moved)
     return (*selectors.dashboard_payload_and_seating(session, tables), tables)
 
 
@@ -435,14 +436,14 @@ class ScreenConsumer(SessionConsumer):
         await self.send_json({"type": "moments", "moments": moments})
 
 
-def _screen_payload(session_id: int, kept: list | None = None, moved: frozenset[int] | set[int] = frozenset()
+def _screen_payload(session_id: int, kept: list | None = None, moved: AbstractSet[int] = frozenset()
                     ) -> tuple[dict, dict[int, dict], list | None]:
     """The projector's payload, its tables' moments by match id (see ``_moments_after``) and the
     tables read (as for ``_teacher_payload``)."""
     session = ClassSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
         return {"type": "gone", "message": gettext("This class session was deleted.")}, {}, None
-    tables = selectors.tables_after(session, kept, set(moved))
+    tables = selectors.tables_after(session, kept, moved)
     return (*selectors.screen_payload_and_moments(session, tables), tables)
 
 

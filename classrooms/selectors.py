@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from django.conf import settings
@@ -116,7 +117,7 @@ def dashboard_payload(session: ClassSession) -> dict:
     return dashboard_payload_and_seating(session)[0]
 
 
-def tables_after(session: ClassSession, kept: list[Table] | None, moved: set[int]) -> list[Table]:
+def tables_after(session: ClassSession, kept: list[Table] | None, moved: AbstractSet[int]) -> list[Table]:
     """The session's ``seated_tables()``: those an earlier payload read (``kept``) with the tables
     of the matches in ``moved`` (that changed since) read again, or all of them read afresh
     (nothing kept, or a moved match that ``kept`` does not hold: a table seated since). A
@@ -125,7 +126,7 @@ def tables_after(session: ClassSession, kept: list[Table] | None, moved: set[int
     if kept is None:
         return session.seated_tables()
     place = {table.match_id: i for i, table in enumerate(kept)}
-    if not moved.issubset(place):
+    if not moved <= place.keys():
         return session.seated_tables()
     tables = list(kept)
     if moved:

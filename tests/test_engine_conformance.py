@@ -237,6 +237,42 @@ def test_a_whole_game_leaves_every_earlier_state_as_it_was(slug, variant):
         assert not changed, f"states changed after they were made: {changed[:10]}"
 
 
+@pytest.mark.parametrize("slug,variant", CASES)
+def test_what_the_server_sends_of_a_view_leaves_the_state_and_the_engine_as_they_were(slug, variant):
+    """A view may hold parts of its state (logs, a board) and of the engine (a fixed board) as they
+    are, not copies: whoever reads a view must not change it. The server's reading of views
+    (``seat_payload``: localized in two languages, with the analysis a teacher sees, streamed as
+    patches over a whole game to every seat and a spectator) changes no state, and a view of the
+    first state made again at the end is the one made at the start."""
+    from django.utils import translation
+
+    from core.jsonpatch import StateStream
+    from games.consumers import encode
+    from games.selectors import seat_payload
+    from games.snapshot import Snapshot
+
+    game = get_game(slug)
+    rng = random.Random(f"{slug}:{variant}:read:0")
+    state, players, _options, seed = random_setup(game, variant, rng)
+    first_views = {seat: canonical(game.view(state, seat)) for seat in [None, *range(players)]}
+    states, made = [state], [canonical(state)]
+    while game.outcome(state) is None and len(states) < 120:
+        seat = rng.choice(game.to_act(state))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        states.append(state)
+        made.append(canonical(state))
+    streams = {(seat, language): StateStream(True, encode) for seat in [None, *range(players)] for language in ("en", "pl")}
+    for seq, state in enumerate(states):
+        snap = Snapshot(match=-1, seed=-seed - 1, game=slug, variant=variant, status="playing", seq=seq,
+                        show_odds=True, seats=[], state=state)
+        for (seat, language), stream in streams.items():
+            with translation.override(language):
+                stream.text(seat_payload(snap, seat, is_teacher=seat is None))
+    changed = [i for i, (s, text) in enumerate(zip(states, made, strict=True)) if canonical(s) != text]
+    assert not changed, f"states changed by the server's reading of their views: {changed[:10]}"
+    assert {seat: canonical(game.view(states[0], seat)) for seat in first_views} == first_views
+
+
 def test_clone_copies_a_state_through_and_through():
     state = {"board": [[{"bet": 1, "amps": [[0.5, 0.0]]}]], "events": [{"code": "x"}], "seat": None,
              "tuple": (1, [2])}
@@ -540,8 +576,10 @@ def test_bots_only_ever_return_legal_actions(slug, variant):
                 break
             seat = rng.choice(game.to_act(state))
             legal = game.legal_actions(state, seat)
-            view = game.view(state, seat)
-            action = bots[chosen[seat]].choose(clone(view), clone(legal), rng)
+            before = canonical(state), canonical(legal)
+            # (as the server does: the view itself, which may hold parts of the state)
+            action = bots[chosen[seat]].choose(game.view(state, seat), legal, rng)
+            assert (canonical(state), canonical(legal)) == before, f"{chosen[seat]} changed what it was given"
             assert action in legal, (chosen[seat], action)
             state, _ = game.apply(state, seat, action)
 

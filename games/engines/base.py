@@ -2,6 +2,10 @@
 
 Engines are pure Python: no Django import. A state is plain JSON-able data (a dict);
 ``apply`` never mutates its input, it returns a new state and the events it caused.
+A ``view`` is a new dict, but it may hold parts of the state as they are (its logs, its board)
+and the engine's fixed data (a board's layout): copying them was most of a view's cost. Whoever
+reads a view (the server's payloads, a bot) only reads it; the conformance suite checks that the
+server's reading and every bot leave the states and the engine as they were.
 
 Optional abilities
 ------------------

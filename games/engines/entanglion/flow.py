@@ -575,10 +575,10 @@ def build_view(game: Entanglion, state: State, seat: int | None) -> dict:
         "can_trade": (not state["finished"] and pending is None
                       and _can_trade(state, state["turn"])),
         "dice": [e for e in state["events"] if e["type"] == "roll"],
-        "events": clone(state["events"]),
+        "events": list(state["events"]),
         "options": {k: state["options"][k] for k in ("bit_flip_only_if_lower",
                                                      "interconnect_anywhere")},
-        "board": clone(BOARD),
+        "board": BOARD,
         "finished": state["finished"],
         "result": state["result"],
         "outcome": game.outcome(state),

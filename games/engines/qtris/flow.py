@@ -730,7 +730,7 @@ class QTris(Engine):
                 "number": turn["index"] + 1, "side": turn["side"], "plays_left": turn["plays_left"],
                 "total": state["turns_per_side"] * state["n_sides"]},
             "turns_per_side": state["turns_per_side"],
-            "board": {"components": clone(state["board"]),
+            "board": {"components": list(state["board"]),
                       "squares": display_squares(state["board"])},
             "hand": list(state["hands"][side]) if side is not None else None,
             "hand_sizes": [len(h) for h in state["hands"]],
@@ -740,10 +740,10 @@ class QTris(Engine):
             "eve_measure_used": state["eve_measure_used"],
             "set_number": state["set_number"],
             "scores": list(state["scores"]),
-            "sets": clone(state["sets"]),
+            "sets": list(state["sets"]),
             "final_board": state["final_board"],
             "lines": state["lines"],
-            "events": clone(state["events"]),
+            "events": list(state["events"]),
         }
 
     def outcome(self, state: State) -> dict | None:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..base import (
     State,
-    clone,
     events_for,
 )
 from .cards import SLUG
@@ -71,10 +70,10 @@ def build_view(game, state: State, seat: int | None) -> dict:
         "community": [{"index": i, "id": c["id"], "kind": c["kind"],
                        "taken_by": c["taken_by"], "order": c["order"]}
                       for i, c in enumerate(hand["community"])],
-        "plays": clone(hand["plays"]),
-        "events": clone(events),
-        "last_hand": clone(last_hand),
-        "results": clone(state["results"]),
+        "plays": list(hand["plays"]),
+        "events": list(events),
+        "last_hand": last_hand,
+        "results": list(state["results"]),
         "finished": state["finished"],
         "outcome": game.outcome(state),
     }

@@ -255,9 +255,9 @@ class QuantumTicketToRide(Engine):
             "can_draw": seat is not None and not finished and _can_draw(state, seat),
             "run_paths": ([trace(game_map, state["missions"][seat], p)
                            for p in runnable_paths(state, seat)] if seat is not None else []),
-            "runs": [clone(r) for r in state["runs"] if own and r["seat"] == seat],
-            "winning_run": clone(winning),
-            "events": clone(events), "finished": finished, "outcome": self.outcome(state),
+            "runs": [r for r in state["runs"] if own and r["seat"] == seat],
+            "winning_run": winning,
+            "events": list(events), "finished": finished, "outcome": self.outcome(state),
         }
 
     def preview(self, state: State, seat: int, action: Action) -> dict:

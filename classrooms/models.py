@@ -1,7 +1,8 @@
 """Teachers (Django users), their classes, class sessions with join codes, participants."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -207,6 +208,20 @@ class Table(models.Model):
     class Meta:
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")]
+
+    def made(self, part: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, made once for this object: what a payload derives from a table read with
+        its match and seats (its dashboard row, its moments, its part of the standings' key). A
+        table that a teacher's socket keeps for its next payload (``selectors.tables_after``) is
+        the same object, unchanged, so that payload reuses what this one made; a table read again
+        is a new object."""
+        made = self.__dict__.setdefault("_made", {})
+        if part not in made:
+            made[part] = make()
+        return made[part]
+
+    def has_made(self, part: Hashable) -> bool:
+        return part in self.__dict__.get("_made", ())
 
 
 class Exercise(models.Model):

@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from classrooms import understanding
@@ -25,25 +26,29 @@ from games.summaries import has_summary, match_summary
 
 
 def tables_summary(session: ClassSession, seated: list[Table] | None = None) -> list[dict]:
-    """A row per table (``seated``: the session's ``seated_tables()`` when read already)."""
-    tables = []
-    for table in session.seated_tables() if seated is None else seated:
-        match = table.match
-        seats = [{"index": s.index, "name": seat_name(s), "bot": s.bot or None, "participant": s.participant_id}
-                 for s in match.seat_list]
-        tables.append({
-            "number": table.number,
-            "round": table.round.number if table.round_id else None,
-            "match": match.pk,
-            "move_seconds": match.move_seconds,  # this table's clock per move (None: no clock)
-            "seats": seats,
-            "outcome": match.outcome,
-            "watch_url": match_url("games:play", match.pk),
-            "replay_url": match_url("games:replay", match.pk),
-            **play_fields(match.game, match.status, match.seq, lambda m=match: current_state(m), seats,
-                          (match.pk, match.seed, match.seq)),
-        })
-    return tables
+    """A row per table (``seated``: the session's ``seated_tables()`` when read already): each a
+    new dict, made once per table object and language (``Table.made``)."""
+    language = get_language()
+    return [dict(table.made(("row", language), lambda table=table: _row(table)))
+            for table in (session.seated_tables() if seated is None else seated)]
+
+
+def _row(table: Table) -> dict:
+    match = table.match
+    seats = [{"index": s.index, "name": seat_name(s), "bot": s.bot or None, "participant": s.participant_id}
+             for s in match.seat_list]
+    return {
+        "number": table.number,
+        "round": table.round.number if table.round_id else None,
+        "match": match.pk,
+        "move_seconds": match.move_seconds,  # this table's clock per move (None: no clock)
+        "seats": seats,
+        "outcome": match.outcome,
+        "watch_url": match_url("games:play", match.pk),
+        "replay_url": match_url("games:replay", match.pk),
+        **play_fields(match.game, match.status, match.seq, lambda m=match: current_state(m), seats,
+                      (match.pk, match.seed, match.seq)),
+    }
 
 
 def match_url(name: str, match_id: int) -> str:
@@ -314,7 +319,9 @@ def screen_payload_and_moments(session: ClassSession, seated: list[Table] | None
     phase = screen_phase(session, [t.match.status for t in current])
     students = [{k: s[k] for k in ("name", "place", "points", "played", "won", "drawn", "lost", "luck")}
                 for s in standings["students"]]
-    moments = tables_moments((t.number, t.match) for t in tables)
+    # each table's moments (``Table.made``), those not made yet found in one trip to the cache
+    found = tables_moments((t.number, t.match) for t in tables if not t.has_made("moments"))
+    moments = {t.match_id: t.made("moments", lambda t=t: found[t.match_id]) for t in tables}
     return {
         "type": "screen",
         "session": {"id": session.pk, "game": session.game, "game_name": game_name(session.game),

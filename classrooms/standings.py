@@ -302,9 +302,10 @@ def _signature(session: ClassSession, tables: list[Table] | None = None) -> str:
             done=Count("id", filter=Q(match__status=Match.Status.FINISHED)), last=Max("match__finished_at"),
             rounds=Max("round__number"))
         return f"{session.format}:{sorted(counts.items())}:{sorted(people.items())}"
-    rows = [(t.pk, t.number, t.round.number if t.round_id else None, t.match.status, t.match.finished_at,
-             [(s.participant_id, s.bot, s.former_participant_id) for s in t.match.seat_list]) for t in tables]
-    return f"{session.format}:read:{rows}:{sorted(people.items())}"
+    rows = ",".join(t.made("standings_key", lambda t=t: repr((
+        t.pk, t.number, t.round.number if t.round_id else None, t.match.status, t.match.finished_at,
+        [(s.participant_id, s.bot, s.former_participant_id) for s in t.match.seat_list]))) for t in tables)
+    return f"{session.format}:read:[{rows}]:{sorted(people.items())}"
 
 
 def cached_standings(session: ClassSession, tables: list[Table] | None = None) -> dict:

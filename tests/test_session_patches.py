@@ -123,6 +123,8 @@ def test_a_payload_that_reads_only_the_moved_tables_again_is_the_payload_of_a_wh
     services.start_all(session)
     kept = session.seated_tables()
     first, ended, idle = (t.match_id for t in kept)
+    made, _ = selectors.dashboard_payload_and_seating(session, kept)  # (the last payload)
+    _, made_moments = selectors.screen_payload_and_moments(session, kept)
     first_moves(first, 2)
     play_out(ended)
     assert Match.objects.get(pk=ended).status == Match.Status.FINISHED
@@ -139,8 +141,12 @@ def test_a_payload_that_reads_only_the_moved_tables_again_is_the_payload_of_a_wh
     dashboard, _ = selectors.dashboard_payload_and_seating(session, tables)
     assert without_clock(dashboard) == without_clock(selectors.dashboard_payload(session))
     assert dashboard["tables"][1]["status"] == "finished" and dashboard["tables"][0]["moves"] == 2
-    screen, _ = selectors.screen_payload_and_moments(session, tables)
+    screen, moments = selectors.screen_payload_and_moments(session, tables)
     assert screen == selectors.screen_payload(session)
+    # what the last payload made of the kept table (its row, its moments) is not made again
+    assert dashboard["tables"][2]["seats"] is made["tables"][2]["seats"]
+    assert dashboard["tables"][0]["seats"] is not made["tables"][0]["seats"]
+    assert moments[idle] is made_moments[idle] and moments[first] is not made_moments[first]
     # a match that the kept tables do not hold (a table seated since): every table read again
     with CaptureQueriesContext(connection) as queries:
         assert [t.match_id for t in selectors.tables_after(session, kept[:2], {idle})] == [first, ended, idle]

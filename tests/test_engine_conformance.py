@@ -215,6 +215,23 @@ def test_every_listed_legal_action_is_accepted_and_changes_nothing_in_place(slug
     assert checked
 
 
+def random_game(game: Game, state: dict, rng: random.Random, limit: int) -> tuple[list[dict], list[str]]:
+    """The states of a game of random legal actions from ``state`` (at most ``limit``), and the
+    text of each when it was made."""
+    states, made = [state], [canonical(state)]
+    while game.outcome(state) is None and len(states) < limit:
+        seat = rng.choice(game.to_act(state))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        states.append(state)
+        made.append(canonical(state))
+    return states, made
+
+
+def changed_since(states: list[dict], made: list[str]) -> list[int]:
+    """The indices of ``states`` whose text is no longer the one they were made with."""
+    return [i for i, (state, text) in enumerate(zip(states, made, strict=True)) if canonical(state) != text]
+
+
 @pytest.mark.parametrize("slug,variant", CASES)
 def test_a_whole_game_leaves_every_earlier_state_as_it_was(slug, variant):
     """A state may share the parts that an action never edits (the map, the logs an action only
@@ -223,18 +240,12 @@ def test_a_whole_game_leaves_every_earlier_state_as_it_was(slug, variant):
     for seed in range(3):
         rng = random.Random(f"{slug}:{variant}:shared:{seed}")
         state, players, _options, _seed = random_setup(game, variant, rng)
-        states, made = [state], [canonical(state)]
-        while game.outcome(state) is None and len(states) < 150:
-            seat = rng.choice(game.to_act(state))
-            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-            states.append(state)
-            made.append(canonical(state))
+        states, made = random_game(game, state, rng, 150)
         for earlier in rng.sample(states, min(6, len(states))):
             game.finish(earlier)
             for seat in [None, *range(players)]:
                 game.view(earlier, seat)
-        changed = [i for i, (s, text) in enumerate(zip(states, made, strict=True)) if canonical(s) != text]
-        assert not changed, f"states changed after they were made: {changed[:10]}"
+        assert not changed_since(states, made), f"states changed after they were made: {changed_since(states, made)[:10]}"
 
 
 @pytest.mark.parametrize("slug,variant", CASES)
@@ -255,12 +266,7 @@ def test_what_the_server_sends_of_a_view_leaves_the_state_and_the_engine_as_they
     rng = random.Random(f"{slug}:{variant}:read:0")
     state, players, _options, seed = random_setup(game, variant, rng)
     first_views = {seat: canonical(game.view(state, seat)) for seat in [None, *range(players)]}
-    states, made = [state], [canonical(state)]
-    while game.outcome(state) is None and len(states) < 120:
-        seat = rng.choice(game.to_act(state))
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        states.append(state)
-        made.append(canonical(state))
+    states, made = random_game(game, state, rng, 120)
     streams = {(seat, language): StateStream(True, encode) for seat in [None, *range(players)] for language in ("en", "pl")}
     for seq, state in enumerate(states):
         snap = Snapshot(match=-1, seed=-seed - 1, game=slug, variant=variant, status="playing", seq=seq,
@@ -268,8 +274,7 @@ def test_what_the_server_sends_of_a_view_leaves_the_state_and_the_engine_as_they
         for (seat, language), stream in streams.items():
             with translation.override(language):
                 stream.text(seat_payload(snap, seat, is_teacher=seat is None))
-    changed = [i for i, (s, text) in enumerate(zip(states, made, strict=True)) if canonical(s) != text]
-    assert not changed, f"states changed by the server's reading of their views: {changed[:10]}"
+    assert not changed_since(states, made), f"states changed by the server's reading: {changed_since(states, made)[:10]}"
     assert {seat: canonical(game.view(states[0], seat)) for seat in first_views} == first_views
 
 

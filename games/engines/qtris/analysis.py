@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -43,11 +44,19 @@ def _kets(board: Board) -> list[dict[str, Any]]:
     for comp in board:
         members = []
         for tile, w in members_of(comp):
+            ket, symbolic, name = _tile_texts(tuple(tile) if isinstance(tile, list) else tile)
             members.append({"tile": tile, "weight": str(w), "p": float(w),
-                            "ket": quantum.kets.numeric(T.state(tile)), "symbolic": T.symbolic_ket(tile),
-                            "name": T.tile_name(tile)})
+                            "ket": ket, "symbolic": symbolic, "name": name})
         out.append({"squares": list(comp["squares"]), "members": members})
     return out
+
+
+@lru_cache(maxsize=4096)
+def _tile_texts(tile: str | tuple[str, ...]) -> tuple[str, str, str]:
+    """A tile's decimal ket, symbolic ket and name (a tile is one of a fixed set of descriptors;
+    a pair's as a tuple): written once, not at every analysis of every board it lies on."""
+    desc = list(tile) if isinstance(tile, tuple) else tile
+    return quantum.kets.numeric(T.state(desc)), T.symbolic_ket(desc), T.tile_name(desc)
 
 
 def describe_square_message(board: Board, s: int) -> dict:

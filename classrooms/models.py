@@ -223,6 +223,10 @@ class Table(models.Model):
     def has_made(self, part: Hashable) -> bool:
         return part in self.__dict__.get("_made", ())
 
+    def refresh_from_db(self, *args, **kwargs) -> None:
+        self.__dict__.pop("_made", None)  # (read again: nothing made of it before holds)
+        super().refresh_from_db(*args, **kwargs)
+
 
 class Exercise(models.Model):
     """A teacher's starting position for a game (the engine's ``options``), saved to a class, from

@@ -222,3 +222,17 @@ def test_of_two_payloads_read_at_once_the_second_reads_every_table_and_its_table
         assert desk.tables == ["second"]
 
     asyncio.run(scenario())
+
+
+def test_a_table_read_again_in_place_makes_its_parts_again(classroom):
+    """``Table.made``: what a payload made of a table object holds until the object is read again."""
+    session = services.open_session(classroom, "quantum-tictactoe")
+    for name in ("Ada", "Bo"):
+        Participant.objects.create(session=session, display_name=name)
+    services.auto_pair(session)
+    services.start_all(session)
+    [table] = session.seated_tables()
+    first = table.made("row", object)
+    assert table.made("row", object) is first and table.has_made("row")
+    table.refresh_from_db()
+    assert not table.has_made("row") and table.made("row", object) is not first

@@ -6,7 +6,6 @@ a visible focus ring."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 
@@ -15,6 +14,7 @@ from playwright.sync_api import expect
 
 from games.engines import get_game
 from games.models import Match
+from tests.support.browser import shot
 from tests.support.clients import receive, run_async
 from tests.support.phone import PHONE as PHONE_SE
 from tests.support.phone import SMALL_PHONE, assert_phone_friendly, phone_context
@@ -22,7 +22,6 @@ from tests.support.tables import open_table
 from tests.test_qtris_board_browser import OPTIONS as QTRIS_OPTIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-SHOTS = "/tmp/qc-shots"
 PHONE = {"width": 375, "height": 812}
 FOCUS_BLUE = "rgb(29, 78, 216)"
 
@@ -96,7 +95,6 @@ def focus_ring(page, selector):
 # ----------------------------------------------------------------------------- phones
 
 def test_phone_quantum_tictactoe_every_square_and_choice_takes_the_tap(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     table = open_table(server, game="quantum-tictactoe")
     ada = page_for(chromium, server, table.students[0], table.match_id, phone=True)
     expect(ada.locator("#turn")).to_have_class("turn mine")
@@ -114,7 +112,7 @@ def test_phone_quantum_tictactoe_every_square_and_choice_takes_the_tap(chromium,
     assert_all_tappable(ada, "g.cell.choice", at_least=2)
     assert_all_tappable(ada, "button[data-collapse]", at_least=2)
     assert ada.evaluate(NO_SIDEWAYS) <= 0
-    ada.screenshot(path=f"{SHOTS}/phone-qttt.png")
+    shot(ada, "phone-qttt.png")
     # a touch screen has no hover: the first tap previews the choice (ghost marks, the outcome
     # highlighted, the hint says what it does), the second tap chooses it
     ada.locator("g.cell.choice[data-square='2']").tap()
@@ -130,7 +128,6 @@ def test_phone_quantum_tictactoe_every_square_and_choice_takes_the_tap(chromium,
 
 
 def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     table = open_table(server, game="qtris", variant="advanced", options=QTRIS_OPTIONS)
     alice = page_for(chromium, server, table.students[0], table.match_id, phone=True)
     expect(alice.locator("#turn")).to_have_class("turn mine")
@@ -153,7 +150,7 @@ def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chr
             alice.locator(f"g.sq.target[data-square='{rows[0]['key']}']").tap()
             expect(alice.locator("g.sq.control")).to_have_count(1)
             assert_all_tappable(alice, "g.sq.target", at_least=1, scroll=False)
-        alice.screenshot(path=f"{SHOTS}/phone-qtris-{card}.png")
+        shot(alice, f"phone-qtris-{card}.png")
         alice.locator(f".qcard[data-card={card}]").tap()  # put the card back
         expect(alice.locator(".qcard.picked")).to_have_count(0)
     # no hover on a touch screen: the first tap on a square previews the play (what the gate
@@ -169,7 +166,7 @@ def test_phone_qtris_hand_sits_with_the_board_and_every_target_takes_the_tap(chr
     expect(play).to_be_in_viewport()
     assert_all_tappable(alice, "[data-testid=confirm-play]", scroll=False)
     assert alice.locator(".qtris").get_attribute("data-seq") == seq
-    alice.screenshot(path=f"{SHOTS}/phone-qtris-tap-preview.png")
+    shot(alice, "phone-qtris-tap-preview.png")
     alice.locator("g.sq.target[data-square='4']").tap()  # another square: its preview instead
     expect(alice.locator("[data-testid=preview-result]")).to_contain_text("Preview: U on square 4")
     alice.locator("g.sq.target[data-square='5']").tap()
@@ -272,7 +269,6 @@ def poker_table(server, community_cards=10, seed_wants=None):
 
 
 def test_phone_poker_every_card_and_target_takes_the_tap(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     kinds = lambda state: {c["kind"] for c in state["hand"]["community"]}  # noqa: E731
     table = poker_table(server, seed_wants=lambda st: {"SWAP", "CX", "H"} <= kinds(st))
     pages = {seat: page_for(chromium, server, table.students[seat], table.match_id, phone=True) for seat in (0, 1)}
@@ -293,7 +289,7 @@ def test_phone_poker_every_card_and_target_takes_the_tap(chromium, server, teach
             expect(actor.locator(".qp-qubit.own-picked")).to_have_count(1)
             assert_all_tappable(actor, ".qp-qubit.target", at_least=4)
         if kind not in seen:
-            actor.screenshot(path=f"{SHOTS}/phone-poker-{kind}.png")
+            shot(actor, f"phone-poker-{kind}.png")
             seen.add(kind)
         card.tap()  # put the card back
         expect(actor.locator(".qp-pauli.picked")).to_have_count(0)
@@ -319,7 +315,7 @@ def test_phone_replay_controls_fit_and_take_the_tap(chromium, server, teacher):
     assert_all_tappable(page, ".replay-controls button, .replay-controls input", at_least=5)
     page.locator("#next").tap()
     expect(page.locator("#step")).to_contain_text("step 1")
-    page.screenshot(path=f"{SHOTS}/phone-replay.png")
+    shot(page, "phone-replay.png")
 
 
 def test_phone_header_is_compact_and_switches_language_by_keyboard(chromium, server, teacher):
@@ -398,7 +394,7 @@ def test_phone_pause_is_said_on_the_turn_line_and_locks_the_board(chromium, serv
     assert page.locator("#board .picked, #board [aria-pressed=true]").count() == 0
     expect(page.locator("#error")).to_be_hidden()
     assert_phone_friendly(page, f"{game} paused", within="#turn")
-    page.screenshot(path=f"{SHOTS}/phone-paused-{game}.png")
+    shot(page, f"phone-paused-{game}.png")
     assert Match.objects.get(pk=table.match_id).seq == seq
 
     teacher_command(table, {"type": "resume_all"})

@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.support.browser import student_joins
+from tests.support.browser import shot, student_joins
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-SHOTS = "/tmp/qc-shots"
 
 
 def play_one_turn(page) -> bool:
@@ -51,7 +50,7 @@ def test_teacher_and_two_students_play_a_full_game_and_open_the_replay(chromium,
     code = teacher.locator("[data-testid=join-code]").inner_text().strip()
     assert re.fullmatch(r"[A-Z2-9]{6}", code)
     expect(teacher.locator(".qr svg")).to_be_visible()
-    teacher.screenshot(path=f"{SHOTS}/dashboard.png")
+    shot(teacher, "dashboard.png")
 
     ada = student_joins(chromium, server, code, "Ada")
     bo = student_joins(chromium, server, code, "Bo")
@@ -72,10 +71,10 @@ def test_teacher_and_two_students_play_a_full_game_and_open_the_replay(chromium,
         else:
             ada.wait_for_timeout(250)
         if ada.locator(".link.cycle").count():
-            ada.screenshot(path=f"{SHOTS}/cycle.png")
+            shot(ada, "cycle.png")
     expect(ada.locator("#result")).to_be_visible()
     expect(bo.locator("#result")).to_be_visible()
-    ada.screenshot(path=f"{SHOTS}/result.png")
+    shot(ada, "result.png")
     verdict = ada.locator("#result h2").inner_text()
     match = Match.objects.get()
     assert match.status == Match.Status.FINISHED
@@ -92,7 +91,7 @@ def test_teacher_and_two_students_play_a_full_game_and_open_the_replay(chromium,
     expect(ada.locator("#step-text")).to_contain_text(re.compile(r"(Ada|Bo)( and (Ada|Bo))? won|A draw"))
     ada.click("#prev")
     expect(ada.locator("#step")).to_have_text(f"step {match.seq - 1} / {match.seq}")
-    ada.screenshot(path=f"{SHOTS}/replay.png")
+    shot(ada, "replay.png")
 
     teacher.goto(server.url + teacher.url.replace(server.url, "").rstrip("/") + "/report/")
     expect(teacher.locator("#report-table")).to_contain_text("Ada")

@@ -6,7 +6,6 @@ signals "Retrieve now" and Mercurial retrieves Quantum Gates. The teacher's dash
 table's components found and detection rate. A second test plays on a 375 px phone by keyboard."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -14,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from tests.support.axe import Sweep
-from tests.support.browser import log_in, student_joins
+from tests.support.browser import log_in, shot, student_joins
 from tests.support.clients import Teacher, students_joined
 from tests.support.entanglion_tables import FIRST_GAME, calm_seed
 from tests.support.phone import PHONE as PHONE_SE
@@ -22,7 +21,6 @@ from tests.support.phone import assert_phone_friendly, phone_context
 from tests.support.tables import TEACHER
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-SHOTS = "/tmp/qc-shots"
 PHONE = {"width": 375, "height": 812}
 NO_SIDEWAYS = f"() => Math.max(document.documentElement.scrollWidth, innerWidth) - {PHONE['width']}"
 
@@ -60,7 +58,6 @@ def wait_seq(page, seq: int) -> None:
 
 
 def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     t, session, seats = seated_pair(chromium, server)
     merc, rub = seats[0], seats[1]
     for page in (merc, rub):
@@ -82,7 +79,7 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
     h_card.hover()
     expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
     expect(merc.locator(".ent-preview-layer .ent-ship.ghost.mercurial")).to_have_count(1)
-    merc.screenshot(path=f"{SHOTS}/entanglion-preview.png")
+    shot(merc, "entanglion-preview.png")
     h_card.click()
     wait_seq(rub, 1)
     assert ships_of(rub) == {"mercurial": "PLUS", "rubicon": "ZERO"}
@@ -106,7 +103,7 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
         assert ships_of(page) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
         expect(page.locator(".ent-ket")).to_have_attribute("data-ket", "(|00⟩+|11⟩)/√2")
         expect(page.locator(".ent-amps tr[data-basis='|11⟩']")).to_contain_text("1/√2")
-    rub.screenshot(path=f"{SHOTS}/entanglion-entered.png", full_page=True)
+    shot(rub, "entanglion-entered.png", full_page=True)
     # Mercurial's screen reader hears the partner's move, where the ships are and whose turn it is
     expect(merc.locator("#announce")).to_contain_text(
         "Rubicon played CNOT. Both ships orbit PHI PLUS, state (|00⟩+|11⟩)/√2. Your turn.")
@@ -123,7 +120,7 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
         expect(page.locator(".ent-components")).to_have_attribute("data-found", "1")
         expect(page.locator(".ent-held.mercurial")).to_contain_text("Quantum Gates")
         expect(page.locator(".ent-component-token")).to_have_count(7)
-    merc.screenshot(path=f"{SHOTS}/entanglion-retrieved.png", full_page=True)
+    shot(merc, "entanglion-retrieved.png", full_page=True)
     sweep = Sweep()  # accessibility: no serious axe-core violation on the board, in play
     sweep.check(merc, "Entanglion in play (Mercurial)")
     sweep.check(rub, "Entanglion in play (Rubicon, waiting)")
@@ -160,13 +157,12 @@ def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, ser
 
 
 def test_entanglion_fits_a_phone_and_plays_by_keyboard(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     _, _, seats = seated_pair(chromium, server, viewports=((PHONE["width"], PHONE["height"]),) * 2)
     merc = seats[0]
     assert merc.evaluate(NO_SIDEWAYS) <= 0, "the board scrolls sideways on a phone"
     box = merc.locator(".ent-galaxy").bounding_box()
     assert box["width"] <= PHONE["width"] and box["width"] > 300
-    merc.screenshot(path=f"{SHOTS}/entanglion-phone.png", full_page=True)
+    shot(merc, "entanglion-phone.png", full_page=True)
     # the cards are reachable by Tab, focus shows the preview, Enter plays
     for _ in range(60):
         merc.keyboard.press("Tab")
@@ -230,7 +226,7 @@ def test_every_frame_of_a_whole_bot_game_draws_without_an_error(chromium, server
     assert not errors, errors
     expect(page.locator(".ent-banner")).to_be_visible()  # the last frame: won or caught
     expect(page.locator("#step-text")).to_contain_text("together")
-    page.screenshot(path=f"{SHOTS}/entanglion-replay-end.png", full_page=True)
+    shot(page, "entanglion-replay-end.png", full_page=True)
 
 
 def test_a_student_alone_flies_with_the_partner_bot(chromium, server, teacher):
@@ -354,7 +350,7 @@ def test_entanglion_on_a_touch_phone_reads_and_previews_on_the_first_tap(chromiu
     expect(merc.locator(".ent-preview")).to_contain_text("PLUS")
     expect(merc.locator(".ent-confirm button")).to_have_text("Play H")
     assert_phone_friendly(merc, "Entanglion, a tapped card's preview", within=".ent-main")
-    merc.screenshot(path=f"{SHOTS}/entanglion-phone-tap-preview.png")
+    shot(merc, "entanglion-phone-tap-preview.png")
     assert Match.objects.get().seq == 0 and ships_of(merc) == {"mercurial": "ZERO", "rubicon": "ZERO"}
     merc.locator("button.ent-card[data-card='H']").first.tap()
     wait_seq(rub, 1)
@@ -369,4 +365,4 @@ def test_entanglion_on_a_touch_phone_reads_and_previews_on_the_first_tap(chromiu
     rub.locator(".ent-confirm button").tap()
     wait_seq(merc, 2)
     assert ships_of(merc) == {"mercurial": "PHI PLUS", "rubicon": "PHI PLUS"}
-    merc.screenshot(path=f"{SHOTS}/entanglion-phone-entered.png")
+    shot(merc, "entanglion-phone-entered.png")

@@ -11,6 +11,7 @@ from django.urls import reverse
 from classrooms import exercises
 from classrooms.models import Classroom, ClassSession, Exercise
 from games.engines import get_game
+from tests.support.browser import shot
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +201,7 @@ def test_editor_in_a_browser_loads_an_example_validates_and_saves(chromium, serv
     page.click("#ex-load-json")  # back to a good one from the example list
     page.select_option("#ex-example", "1")
     expect(page.locator("#ex-result")).to_have_attribute("data-state", "ok")
-    page.screenshot(path="/tmp/qc-shots/qtris-exercise-editor.png", full_page=True)
+    shot(page, "qtris-exercise-editor.png", full_page=True)
     page.click("#ex-save")
     expect(page.locator("#exercises")).to_contain_text("Exercise 3.4.4")
     page.click("[data-open-exercise]")

@@ -5,7 +5,6 @@ the pot is awarded and the result, with the physics-mode teaching point, is show
 page has the analysis panel, the students' pages only the odds from what the table knows."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -14,14 +13,13 @@ from playwright.sync_api import expect
 from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
-from tests.support.browser import log_in_teacher, student_joins
+from tests.support.browser import log_in_teacher, shot, student_joins
 from tests.support.clients import Teacher
 from tests.support.engines import knows, recall_oracle
 from tests.support.phone import assert_phone_friendly, phone_page_of
 from tests.support.tables import TEACHER, open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-SHOTS = "/tmp/qc-shots"
 REMEMBERED: list[str] = []   # cards a student was shown as "you remember" during the run
 KIND_PREFERENCE = ["SWAP", "CX", "H", "Y", "Z", "X"]  # exercise the two-click and cross-seat plays first
 
@@ -87,7 +85,7 @@ def check_secrets(page, seat: int, other_student: int) -> int:
     return checked
 
 
-def play_turn(page, shot: str | None) -> bool:
+def play_turn(page, picture: str | None) -> bool:
     """If it is this page's turn: click a community card, then the target qubit(s)."""
     if not page.locator("#turn.mine").count():
         return False
@@ -100,8 +98,6 @@ def play_turn(page, shot: str | None) -> bool:
     card.click()
     expect(page.locator(".qp-pauli.picked")).to_have_count(1)
     targets = page.locator(".qp-qubit.target")
-    page.screenshot(path=f"{SHOTS}/poker-debug.png")
-    print(page.locator(".qp-seat").first.inner_html())
     expect(targets.first).to_be_visible()
     assert page.locator(".qp-qubit.dim").count() > 0  # what cannot be targeted is greyed
     me = int(page.locator(".qp-seat.me").get_attribute("data-seat"))
@@ -110,8 +106,8 @@ def play_turn(page, shot: str | None) -> bool:
         assert target_seats == {me}                # own qubit first (SWAP: own, then other's)
     else:
         assert me not in target_seats               # CX: another player's qubit
-    if shot:
-        page.screenshot(path=f"{SHOTS}/{shot}")
+    if picture:
+        shot(page, picture)
     targets.first.click()
     if kind == "SWAP":
         targets = page.locator(".qp-qubit.target")
@@ -137,7 +133,6 @@ def two_students_and_a_bot(chromium, server, options: dict, bot_level: str):
 
 
 def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     ada, bo = two_students_and_a_bot(chromium, server, {"table_size": 3, "hands": 1}, "strong")
     for page in (ada, bo):
         expect(page.locator(".qp-seat")).to_have_count(3)
@@ -173,8 +168,8 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
             if play_turn(page, shot_pick):
                 plays += 1
                 if plays == 1:
-                    page.screenshot(path=f"{SHOTS}/poker-table.png")
-                    watcher.screenshot(path=f"{SHOTS}/poker-teacher.png")
+                    shot(page, "poker-table.png")
+                    shot(watcher, "poker-teacher.png")
                 shot_pick = None
         ada.wait_for_timeout(150)
     assert plays >= 2 and checked >= 4
@@ -206,9 +201,9 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     print(f"cards shown as 'you remember': {len(set(REMEMBERED))}")
     dealt = {q["id"]: q["initial"] for cards in state["history"][-1]["qubits"] for q in cards}
     assert len(dealt) == 12
-    ada.screenshot(path=f"{SHOTS}/poker-showdown.png", full_page=True)
+    shot(ada, "poker-showdown.png", full_page=True)
     expect(watcher.locator(".qp-showdown")).to_be_visible(timeout=10_000)
-    watcher.screenshot(path=f"{SHOTS}/poker-teacher-end.png", full_page=True)
+    shot(watcher, "poker-teacher-end.png", full_page=True)
 
     # the replay renders the same table from the engine's frames
     ada.click("text=Open the replay")
@@ -216,7 +211,7 @@ def test_three_players_play_a_hand_and_nobody_sees_anothers_hidden_cards(chromiu
     expect(ada.locator(".qp-seat")).to_have_count(3)
     expect(ada.locator(".qp-pauli.playable")).to_have_count(0)
     ada.click("#next")
-    ada.screenshot(path=f"{SHOTS}/poker-replay.png")
+    shot(ada, "poker-replay.png")
 
 
 IN_VIEW = """(sel) => [...document.querySelectorAll(sel)].every((n) => {
@@ -230,7 +225,6 @@ def test_poker_on_a_phone_hand_and_actions_first_and_the_coin_names_the_student(
     hand and the community cards (their actions) are on the first screen, the other seats below;
     the page passes the phone check. Then a two-seat hand ending in a showdown coin flip: the
     coin is a small banner that covers none of the student's cards and names the student."""
-    os.makedirs(SHOTS, exist_ok=True)
     names = ("Ada", "Bo", "Cy", "Di", "Ed")
     table = open_table(server, game="quantum-poker", names=names, variant="classic",
                        options={"table_size": 5, "hands": 1, "community_cards": 10})
@@ -243,7 +237,7 @@ def test_poker_on_a_phone_hand_and_actions_first_and_the_coin_names_the_student(
     assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
     expect(page.locator(".qp-seat.me .qp-seat-note")).to_have_text("Dashed cards: only you see their values.")
     assert_phone_friendly(page, "poker, five seats, my turn")
-    page.screenshot(path=f"{SHOTS}/phone-poker-five.png")
+    shot(page, "phone-poker-five.png")
     # a whole play by touch, from the first screen: an own-qubit card, then my glowing qubit
     own = page.locator(".qp-pauli.playable:is([data-kind=X], [data-kind=Y], [data-kind=Z], [data-kind=H])").first
     if own.count():
@@ -284,7 +278,7 @@ def test_poker_on_a_phone_hand_and_actions_first_and_the_coin_names_the_student(
       }).map(() => over.className);
     })""")
     assert not overlap, f"the coin or a note covers the student's cards: {overlap}"
-    phone.screenshot(path=f"{SHOTS}/phone-poker-coin.png")
+    shot(phone, "phone-poker-coin.png")
     expect(phone.locator(".qp-showdown")).to_be_visible(timeout=5000)
 
 

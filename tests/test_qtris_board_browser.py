@@ -2,15 +2,13 @@
 card and a CX, previews on hover, a greyed illegal target with its reason, live odds."""
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.browser import shot
 from tests.support.tables import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-SHOTS = "/tmp/qc-shots"
 
 # Alice (seat 0) plays White and starts; Bob (seat 1) plays Black. The deck is all I cards,
 # so after the interesting plays every turn is a pass: the game is short and deterministic.
@@ -47,7 +45,6 @@ def pass_turn(page) -> None:
 
 
 def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     table = open_table(server, game="qtris", variant="advanced", options=OPTIONS)
     alice = open_page(chromium, server, table.students[0], table.match_id)
     bob = open_page(chromium, server, table.students[1], table.match_id)
@@ -58,7 +55,7 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     expect(alice.locator(".qcard")).to_have_count(6)  # 4 dealt + 2 drawn
     expect(bob.locator(".qcard[data-card=X]")).to_be_disabled()
     win_before = alice.locator("[data-odds=win-0]").inner_text()
-    alice.screenshot(path=f"{SHOTS}/qtris-start.png")
+    shot(alice, "qtris-start.png")
 
     # U: hover square 5 → the preview (tile + odds change) appears before committing
     alice.locator(".qcard[data-card=U]").click()
@@ -67,7 +64,7 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     expect(alice.locator("[data-testid=preview-result]")).to_contain_text("U-decorated kitten turned right")
     expect(alice.locator("[data-testid=preview-result]")).to_contain_text("Your win chance")
     expect(alice.locator("g.sq[data-square='5'] .ghost")).to_be_visible()
-    alice.screenshot(path=f"{SHOTS}/qtris-preview-u.png")
+    shot(alice, "qtris-preview-u.png")
     # nothing was played yet: Bob still sees the plain kitten on 5 and no decoration
     expect(bob.locator("g.sq[data-square='5'] .deco-u")).to_have_count(0)
     alice.locator("g.sq[data-square='5']").click()
@@ -87,14 +84,14 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     expect(alice.locator("g.sq.illegal[data-square='5']")).to_have_count(1)
     alice.locator("g.sq[data-square='5']").hover()
     expect(alice.locator("[data-testid=illegal-reason]")).to_contain_text("decorated")
-    alice.screenshot(path=f"{SHOTS}/qtris-illegal.png")
+    shot(alice, "qtris-illegal.png")
     alice.locator("g.sq[data-square='6']").hover()
     expect(alice.locator("[data-testid=preview-result]")).to_contain_text("correlated pair")
     alice.locator("g.sq[data-square='6']").click()
     expect(bob.locator("path.link.pair[data-link='3-6']")).to_have_count(1)
     expect(bob.locator("#qtris-explain")).to_contain_text("CX")
     expect(bob.locator("#turn")).to_have_class("turn mine")
-    alice.screenshot(path=f"{SHOTS}/qtris-after-cx.png")
+    shot(alice, "qtris-after-cx.png")
 
     # Bob: H on the pair (red decoration), then X on square 1
     bob.locator(".qcard[data-card=H]").click()
@@ -105,7 +102,7 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     bob.locator(".qcard[data-card=X]").click()
     bob.locator("g.sq[data-square='1']").click()
     expect(alice.locator("#turn")).to_have_class("turn mine")
-    bob.screenshot(path=f"{SHOTS}/qtris-midgame.png")
+    shot(bob, "qtris-midgame.png")
 
     # the rest of the game: passes (the deck holds only I cards)
     for _ in range(40):
@@ -124,7 +121,7 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     # let the measurement animation finish for the screenshot: every finite animation has ended
     alice.wait_for_function("""() => document.getAnimations().every((a) =>
         a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)""")
-    alice.screenshot(path=f"{SHOTS}/qtris-final.png")
+    shot(alice, "qtris-final.png")
 
     # the teacher's spectator view: board and odds, no hand
     tpage = chromium.new_context(viewport={"width": 1400, "height": 1000})
@@ -140,4 +137,4 @@ def test_two_students_play_qtris_with_u_and_cx_to_the_score(chromium, server, te
     expect(tp.locator(".qtris-board")).to_be_visible()
     tp.locator("#last").click()
     expect(tp.locator("[data-testid=final-score]")).to_be_visible()
-    tp.screenshot(path=f"{SHOTS}/qtris-replay.png")
+    shot(tp, "qtris-replay.png")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from tests.support.axe import assert_no_serious_violations
-from tests.support.browser import log_in
+from tests.support.browser import log_in, shot
 from tests.support.clients import Student, Teacher, students_joined
 from tests.support.phone import phone_problems
 from tests.support.tables import TEACHER
@@ -71,7 +71,7 @@ def test_the_projector_follows_the_lesson_from_join_code_to_podium(chromium, ser
         assert phone_problems(screen, within=part, min_text=32)["tiny"] == [], part
     box = corner.bounding_box()
     assert box["x"] >= 1920 / 2 and box["y"] + box["height"] <= 1080 / 2, box
-    screen.screenshot(path="/tmp/qc-shots/projector-playing.png")
+    shot(screen, "projector-playing.png")
     screen.set_viewport_size({"width": 1280, "height": 800})
 
     seat = {s.api("GET", f"/api/matches/{match_id}/").json()["seat"]: s for s in students}

@@ -10,7 +10,6 @@ The engine takes no given deck or hands, so the deal is chosen by the match's se
 the table starts): ``tests.support.ticket_to_ride.quick_seed``."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -19,7 +18,7 @@ from playwright.sync_api import expect
 from games.engines import get_game
 from games.models import Match
 from games.selectors import current_state
-from tests.support.browser import log_in_teacher, student_joins
+from tests.support.browser import log_in_teacher, shot, student_joins
 from tests.support.clients import Teacher
 from tests.support.phone import SMALL_PHONE, assert_phone_friendly, phone_page_of
 from tests.support.tables import TEACHER, open_table
@@ -35,7 +34,6 @@ from tests.support.ticket_to_ride import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 GAME = "quantum-ticket-to-ride"
-SHOTS = "/tmp/qc-shots"
 PHONE = (375, 760)
 
 
@@ -124,12 +122,11 @@ def plan_and_run(page, state: dict, seat: int) -> None:
     assert page.evaluate("() => document.activeElement.dataset.run") == "1"
     if page.viewport_size["width"] == PHONE[0]:
         fits(page, PHONE[0])
-    page.screenshot(path=f"{SHOTS}/ttr-path-picker.png", full_page=True)
+    shot(page, "ttr-path-picker.png", full_page=True)
     page.keyboard.press("Enter")
 
 
 def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium, server, teacher):
-    os.makedirs(SHOTS, exist_ok=True)
     t = Teacher(server)
     t.login(*TEACHER)
     session = t.open_session(GAME, variant="basic", options={"map": small_map()}, bot_level="strong")
@@ -206,10 +203,10 @@ def test_two_students_claim_routes_and_one_completes_a_mission_by_a_run(chromium
     for page in (ada, bo):
         expect(page.locator(".ttr-revealed")).to_contain_text("Berlin |0⟩ → Rome |1⟩")
     fits(ada, PHONE[0])
-    ada.screenshot(path=f"{SHOTS}/ttr-phone-end.png", full_page=True)
-    bo.screenshot(path=f"{SHOTS}/ttr-desktop-end.png", full_page=True)
-    watcher.screenshot(path=f"{SHOTS}/ttr-teacher-watch.png", full_page=True)
-    dashboard.screenshot(path=f"{SHOTS}/ttr-dashboard.png", full_page=True)
+    shot(ada, "ttr-phone-end.png", full_page=True)
+    shot(bo, "ttr-desktop-end.png", full_page=True)
+    shot(watcher, "ttr-teacher-watch.png", full_page=True)
+    shot(dashboard, "ttr-dashboard.png", full_page=True)
 
     # the dashboard (teacher only): the claimed routes and the completed mission
     card = dashboard.locator(".table-card .ticket")
@@ -267,7 +264,6 @@ def test_phone_map_pans_zooms_and_every_route_takes_a_thumb(chromium, server, te
     middle of the routes that used to pick a neighbour (Prague–Vienna, the Lisbon routes) picks
     them; "Whole map", + and a pinch zoom; a route can be picked from a list (the map shows it,
     Claim is offered). The page passes the phone check at 375 and 320 px."""
-    os.makedirs(SHOTS, exist_ok=True)
     table = open_table(server, game=GAME)
     seat, actor = next((s, st) for s, st in table.students.items()
                        if st.api("GET", f"/api/matches/{table.match_id}/").json()["legal"])
@@ -285,7 +281,7 @@ def test_phone_map_pans_zooms_and_every_route_takes_a_thumb(chromium, server, te
     assert len(bands["sizes"]) == len(get_game(GAME).setup(players=2, variant="basic", seed=1, options={})["map"]["routes"])
     assert not small, small
     assert_phone_friendly(page, "Ticket-to-Ride on a phone")
-    page.screenshot(path=f"{SHOTS}/ttr-phone-map.png")
+    shot(page, "ttr-phone-map.png")
 
     def route_between(a, b):
         sel = f".ttr-route[data-a='{a}'][data-b='{b}'], .ttr-route[data-a='{b}'][data-b='{a}']"
@@ -332,7 +328,7 @@ def test_phone_map_pans_zooms_and_every_route_takes_a_thumb(chromium, server, te
     assert page.evaluate("""(i) => { const t = document.querySelector(`.ttr-vis[data-vis-route="${i}"] .ttr-tag`).getBoundingClientRect(),
       b = document.querySelector('.ttr-map').getBoundingClientRect();
       return t.left >= b.left && t.right <= b.right && t.top >= b.top && t.bottom <= b.bottom; }""", target)
-    page.screenshot(path=f"{SHOTS}/ttr-phone-list.png")
+    shot(page, "ttr-phone-list.png")
     seq = page.locator("#board").get_attribute("data-seq")
     page.locator(f"[data-claim='{target}']").tap()
     expect(page.locator("#board")).not_to_have_attribute("data-seq", seq)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games.engines.quantum_tictactoe import actions_from_history
 from games.models import Match
 from tests.support.axe import assert_no_serious_violations
-from tests.support.browser import log_in, wait_for_boot
+from tests.support.browser import log_in, shot, wait_for_boot
 from tests.support.phone import assert_phone_friendly
 from tests.support.tables import open_table
 
@@ -32,7 +32,7 @@ def on_a_phone(page, name: str, within: str | None = None) -> None:
     size = page.viewport_size
     page.set_viewport_size({"width": 375, "height": 740})
     assert_phone_friendly(page, name, within=within)
-    page.screenshot(path=f"/tmp/qc-shots/understanding-{name.replace(' ', '-')}.png", full_page=True)
+    shot(page, f"understanding-{name.replace(' ', '-')}.png", full_page=True)
     page.set_viewport_size(size)
 
 

@@ -45,6 +45,20 @@ BOOTED = """async () => {
 }"""
 
 
+# the browser tests' screenshots, for a person to look at (no test reads them): written only when
+# QC_SHOTS names a folder (``QC_SHOTS=/tmp/qc-shots make test``). A full-page one costs Chromium
+# about 0.9 s of CPU, a run of the suite took dozens.
+SHOTS = os.environ.get("QC_SHOTS", "")
+
+
+def shot(page, name: str, **options) -> None:
+    """``page``'s screenshot as ``name`` in ``QC_SHOTS`` (``options``: Playwright's, e.g.
+    ``full_page=True``), when set."""
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, name), **options)
+
+
 def wait_for_boot(page) -> None:
     """Until the page is loaded and its script (#page-boot: lobby, dashboard, game, replay…) has
     drawn it from its initial data: a condition, where a fixed pause would guess."""

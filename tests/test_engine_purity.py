@@ -21,6 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("django", "simulator", "classrooms", "rest_framework", "channels", "qiskit")
 PURE_PACKAGES = ("quantum", "games/engines", "games/bots")
+# one test process for the file: the probe (a module fixture) runs once, not once per worker
+pytestmark = pytest.mark.xdist_group("purity")
 
 # Run in a fresh interpreter: for each group of module names, a forked child imports them and
 # reports the forbidden modules then loaded (or the import's traceback); one JSON line for all.

@@ -24,14 +24,32 @@ _axe = Axe()
 STYLESHEETS_LOADED = """() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)"""
 
 
+# The rules that can find a serious or critical violation: those the tags select whose own impact
+# is one of those (axe gives every violation of a rule that has an impact that impact; a rule
+# without one takes its checks'), read off the first run of the process, which runs them all. The
+# others (a third of them, ``region`` among them, which looks at every element) could only find
+# what the suite does not fail on.
+_blocking_rules: list[str] = []
+RULES_THAT_RAN = """(results) => [...new Set(["violations", "passes", "incomplete", "inapplicable"]
+    .flatMap((kind) => results[kind].map((rule) => rule.id)))]"""
+IMPACTS = """() => Object.fromEntries(axe._audit.rules.map((rule) => [rule.id, rule.impact || null]))"""
+
+
 def serious_violations(page, context=None) -> list[dict]:
     """The serious and critical axe-core violations on the page (or within ``context``), once its
     stylesheets have loaded."""
     page.wait_for_function(STYLESHEETS_LOADED, timeout=10_000)
-    options = {"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": WCAG_TAGS}}
     if not page.evaluate("() => typeof window.axe === 'object'"):  # once per document (572 kB)
         page.evaluate(_axe.axe_script)
+    if _blocking_rules:
+        options = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": _blocking_rules}}
+    else:
+        options = {"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": WCAG_TAGS}}
     results = page.evaluate("([context, options]) => axe.run(context ?? document, options)", [context, options])
+    if not _blocking_rules:
+        impacts = page.evaluate(IMPACTS)
+        _blocking_rules.extend(rule for rule in page.evaluate(RULES_THAT_RAN, results)
+                               if impacts.get(rule) in (None, *BLOCKING))
     return [v for v in results["violations"] if v.get("impact") in BLOCKING]
 
 

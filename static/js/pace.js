@@ -8,7 +8,7 @@ export function mmss(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// a timer that calls tick(leftMs) now and then each time the whole seconds shown (mmss: rounded
+// a timer that calls tick(leftMs) at once, then each time the whole seconds shown (mmss: rounded
 // up) change, until ``ms`` have passed (null: stop). Once a second, not more: each call redraws
 // part of the page, and a page ticking four times a second kept a phone's CPU busy (about 4 % of
 // a core, measured in Chromium, against under 0.5 % without a clock).

@@ -467,10 +467,16 @@ def test_qtris_cx_control_square_is_a_prompt_not_an_error(chromium, server, teac
 
 # ----------------------------------------------------------------------------- result timing
 
+# how late the start may be marked: when the script that drew it has finished its task (the
+# MutationObserver's callback comes after the rest of the board is drawn), which took over 100 ms
+# on a loaded 2-core machine, while the page counts its wait from the drawing itself
+MARKED_LATE_MS = 250
+
+
 def assert_result_waits(page, start_selector, at_least_ms):
     page.wait_for_function("() => window.__t && window.__t.start && window.__t.result", timeout=15_000)
     t = page.evaluate("() => window.__t")
-    assert t["result"] - t["start"] >= at_least_ms - 60, t
+    assert t["result"] - t["start"] >= at_least_ms - MARKED_LATE_MS, t
 
 
 def test_qtris_result_after_the_measurement_animation(chromium, server, teacher):

@@ -7,10 +7,10 @@ server (PostgreSQL, Redis, a Celery worker, Chromium):
 * six students on phones (375×667 and 320×568, touch, no hover) join from the join page, one of
   them with the class card; every second one's phone asks for less motion (``prefers-reduced-motion``:
   the pages' animations and transitions off, their results shown at once);
-* round 1 ("Start round 1" on the dashboard): the students play by tapping their boards; one
-  student lets the 15 s run out (the random bot moves for them, said in the log); the teacher
-  pauses every table (the boards refuse a tap) and resumes; "Finish in" ends every table by its
-  game's rule;
+* round 1 ("Start round 1" on the dashboard): the students play a few moves each by tapping
+  their boards; one student lets the 15 s run out (the random bot moves for them, said in the
+  log); the teacher pauses every table (the boards refuse a tap) and resumes; "Finish in" ends
+  every table by its game's rule;
 * round 2 ("Next round"): the new tables keep playing (move after move, past the first round's
   deadline); the teacher removes a student mid-game (a bot plays on), the student asks to come
   back from the join page and the teacher lets them back in; "Finish in" ends round 2;
@@ -245,7 +245,8 @@ class LessonRun:
         self.students: list[Student] = []
         self.session_id: int | None = None
         self.join_code = ""
-        self.stages: list[tuple[str, float]] = []  # each stage and when it began (the run time per stage)
+        # each stage, when it began and the machine's CPU time then (the run time per stage)
+        self.stages: list[tuple[str, float, float]] = []
         self.stage = "setup"
         self.teacher = self.context(LAPTOP, phone=False).new_page()
         self.teacher.on("dialog", lambda dialog: dialog.accept())  # confirm() of remove / end
@@ -256,11 +257,14 @@ class LessonRun:
 
     @stage.setter
     def stage(self, name: str) -> None:
-        self.stages.append((name, time.monotonic()))
+        self.stages.append((name, time.monotonic(), machine_cpu_seconds()))
 
     def stage_times(self) -> str:
-        ends = [t for _, t in self.stages[1:]] + [time.monotonic()]
-        return ", ".join(f"{name} {end - began:.0f} s" for (name, began), end in zip(self.stages, ends, strict=True))
+        """Each stage's wall time and the machine's CPU time meanwhile (every process's: Chromium's
+        renderers, the server, PostgreSQL; what a lesson costs the machine)."""
+        ends = [(t, cpu) for _, t, cpu in self.stages[1:]] + [(time.monotonic(), machine_cpu_seconds())]
+        return ", ".join(f"{name} {end - began:.0f} s ({cpu_end - cpu:.0f} s CPU)"
+                         for (name, began, cpu), (end, cpu_end) in zip(self.stages, ends, strict=True))
 
     # -- browsers --------------------------------------------------------------------------
 
@@ -528,6 +532,16 @@ class LessonRun:
         expect(student.page.locator("#log .log-line.timeout", has_text=text).first).to_be_visible(timeout=10_000)
 
 
+def machine_cpu_seconds() -> float:
+    """The CPU time the machine's processes have used since it started (Linux; else 0)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(n) for n in f.readline().split()[1:8]]
+    except OSError:
+        return 0.0
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # (not idle, not waiting on disk)
+
+
 def settled(page) -> None:
     """A page that has just loaded has heard from its socket (and drawn what it said)."""
     try:
@@ -545,15 +559,20 @@ def students_of(run: LessonRun, match: Match) -> list[Student]:
     return [s for s in run.students if s.match_id == match.pk]
 
 
-def play_until(run: LessonRun, done, idle: set[str] = frozenset(), timeout: float = 60, what: str = "") -> None:
-    """The students whose turn it is tap their moves (``idle`` ones do not) until ``done()``."""
+def play_until(run: LessonRun, done, idle: set[str] = frozenset(), timeout: float = 60, what: str = "",
+               moves_each: int | None = None) -> None:
+    """The students whose turn it is tap their moves (``idle`` ones do not; none more than
+    ``moves_each`` moves) until ``done()``."""
     deadline = time.monotonic() + timeout
+    made: dict[str, int] = {}
     while not done():
         if time.monotonic() > deadline:
             raise AssertionError(f"{run.stage}: {what} did not happen in {timeout:.0f} s")
         moved = False
         for student in run.students:
             if student.name in idle or student.match_id is None:
+                continue
+            if moves_each is not None and made.get(student.name, 0) >= moves_each:
                 continue
             match = Match.objects.get(pk=student.match_id)
             if match.status != Match.Status.PLAYING or not run.my_turn(student):
@@ -564,6 +583,7 @@ def play_until(run: LessonRun, done, idle: set[str] = frozenset(), timeout: floa
                 continue
             if run.my_turn(student) and run.move(student):
                 moved = True
+                made[student.name] = made.get(student.name, 0) + 1
             if done():
                 return
         if not moved:
@@ -626,7 +646,10 @@ def run_the_lesson(run: LessonRun) -> None:
     idle_name = table.seats.get(index=seat).name
     idle = next(s for s in run.students if s.name == idle_name)
     timed_out = lambda: Action.objects.filter(match=table, timed_out=True).exists()  # noqa: E731
-    play_until(run, timed_out, idle={idle_name}, timeout=CLOCK_SECONDS + 20, what="the clock running out")
+    # (the others play a few moves meanwhile, then wait with their pages open: moves past those
+    # cost the machine and show nothing new; round 2 plays on past the first round's deadline)
+    play_until(run, timed_out, idle={idle_name}, timeout=CLOCK_SECONDS + 20, what="the clock running out",
+               moves_each=3)
     for student in students_of(run, table):
         run.timed_out_said(table, student)
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from classrooms import understanding
 from classrooms.models import ClassSession, Participant, Table
-from classrooms.standings import cached_standings, current_round
+from classrooms.standings import cached_standings, counts_of, current_round, people_counts
 from classrooms.ticket_progress import shows_progress, table_progress
 from games import pace
 from games.engines import State, abilities_of, get_game
@@ -149,14 +149,16 @@ def dashboard_payload_and_seating(session: ClassSession, seated: list[Table] | N
     socket keeps it to fill the concept grid in after a move without a rebuild. ``seated``: the
     session's ``seated_tables()`` when the caller has them (``tables_after``)."""
     seated = session.seated_tables() if seated is None else seated
-    seating = understanding.session_seating(session, seated)
+    everyone = list(session.participants.order_by("joined_at", "pk"))  # (merged rows too: counted)
+    students = [p for p in everyone if p.merged_into_id is None]  # one row per student: merged rows are gone
+    seating = understanding.session_seating(session, seated, {p.pk: p.display_name for p in students})
     tables = tables_summary(session, seated)
     live = (Match.Status.WAITING, Match.Status.PLAYING)
     table_of = {s["participant"]: t for t in tables for s in t["seats"]
                 if s["participant"] and t["status"] in live}
     played = {s["participant"] for t in tables for s in t["seats"] if s["participant"]}
     participants = []
-    for p in session.participants.filter(merged_into=None):  # one row per student: merged rows are gone
+    for p in students:
         current = None if p.removed else table_of.get(p.pk)
         participants.append({"id": p.pk, "name": p.display_name, "table": current["number"] if current else None,
                              "state": roster_state(p, current, p.pk in played), "card": p.member_id is not None,
@@ -171,7 +173,7 @@ def dashboard_payload_and_seating(session: ClassSession, seated: list[Table] | N
         "participants": participants,
         "tables": tables,
         "rounds": rounds_summary(session, tables),
-        "standings": cached_standings(session, seated),
+        "standings": cached_standings(session, seated, counts_of(everyone)),
         # what each student understood, in counts (the report has the moves behind them)
         "understanding": understanding.compact(seating),
     }, seating
@@ -313,7 +315,8 @@ def screen_payload_and_moments(session: ClassSession, seated: list[Table] | None
     facts only: names, points, results and moments made of public events — never a seat's view,
     a hand or a mission, and nothing of the dashboard's payload."""
     tables = session.seated_tables() if seated is None else seated
-    standings = cached_standings(session, tables)  # (the dashboard's cache entry, when it has the same tables)
+    people = people_counts(session)
+    standings = cached_standings(session, tables, people)  # (the dashboard's cache entry, when it has the same tables)
     latest = standings.get("round")
     current = [t for t in tables if latest is None or (t.round_id and t.round.number == latest)]
     phase = screen_phase(session, [t.match.status for t in current])
@@ -328,7 +331,7 @@ def screen_payload_and_moments(session: ClassSession, seated: list[Table] | None
                     "status": session.status, "format": standings["format"], "round": latest},
         "phase": phase,
         "join_code": session.join_code if phase == "lobby" else None,
-        "joined": session.participants.filter(removed=False, admitted=True).count(),
+        "joined": people["joined"],
         "students": students,
         "tables": standings["tables"],
         "teams": [{k: t[k] for k in ("names", "place", "played", "won", "components", "turns")}

@@ -47,7 +47,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q
 from django.utils.translation import get_language
 
-from classrooms.models import ClassSession, Table
+from classrooms.models import ClassSession, Participant, Table
 from games.engines import abilities_of, get_game
 from games.models import Match
 from games.selectors import current_state
@@ -287,15 +287,30 @@ def current_round(session: ClassSession):
     return session.rounds.order_by("-number").first()
 
 
-def _signature(session: ClassSession, tables: list[Table] | None = None) -> str:
+def people_counts(session: ClassSession) -> dict[str, int]:
+    """How many rows the session's participants have (merged ones too), removed, in the waiting
+    room, and joined (admitted, not removed): one query. Part of the standings' cache key."""
+    return session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)),
+                                          waiting=Count("id", filter=Q(admitted=False)),
+                                          joined=Count("id", filter=Q(removed=False, admitted=True)))
+
+
+def counts_of(participants: list[Participant]) -> dict[str, int]:
+    """``people_counts`` of the session whose participants (every row) were just read."""
+    return {"n": len(participants), "gone": sum(p.removed for p in participants),
+            "waiting": sum(not p.admitted for p in participants),
+            "joined": sum(p.admitted and not p.removed for p in participants)}
+
+
+def _signature(session: ClassSession, tables: list[Table] | None = None, people: dict[str, int] | None = None) -> str:
     """What the standings depend on; they change only when a table is added, starts or finishes,
     a student joins, is removed or let back in, or a round starts. A key must never describe a
     newer session than the standings cached under it (those would stay stale until the next
     change): the participants are counted before the standings read theirs, and the tables are
     read off ``tables`` itself, the very rows the standings are then computed from, when the
-    caller has read them; else counted before the standings read them (two aggregate queries)."""
-    people = session.participants.aggregate(n=Count("id"), gone=Count("id", filter=Q(removed=True)),
-                                            waiting=Count("id", filter=Q(admitted=False)))
+    caller has read them; else counted before the standings read them (two aggregate queries).
+    ``people``: ``people_counts``, when the caller has them (read before the standings)."""
+    people = people_counts(session) if people is None else people
     if tables is None:
         counts = session.tables.aggregate(
             n=Count("id"), playing=Count("id", filter=Q(match__status=Match.Status.PLAYING)),
@@ -308,11 +323,14 @@ def _signature(session: ClassSession, tables: list[Table] | None = None) -> str:
     return f"{session.format}:read:[{rows}]:{sorted(people.items())}"
 
 
-def cached_standings(session: ClassSession, tables: list[Table] | None = None) -> dict:
+def cached_standings(session: ClassSession, tables: list[Table] | None = None,
+                     people: dict[str, int] | None = None) -> dict:
     """``session_standings``, computed once per change of the session (every lobby asks at once);
-    ``tables``: the session's ``seated_tables()`` when the caller has read them already."""
+    ``tables``: the session's ``seated_tables()`` when the caller has read them already; ``people``:
+    its ``people_counts``, likewise."""
     # per language too: a seat handed to a bot is named in the reader's language
-    key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(_signature(session, tables).encode()).hexdigest()}"
+    signature = _signature(session, tables, people)
+    key = f"standings:{session.pk}:{get_language()}:{hashlib.sha1(signature.encode()).hexdigest()}"
     found = cache.get(key)
     if found is None:
         found = session_standings(session, tables)

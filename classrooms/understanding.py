@@ -228,8 +228,10 @@ class Seating:
             self.matches[ref.match] = ref
 
 
-def session_seating(session: ClassSession, seated: list[Table] | None = None) -> Seating:
-    """``seated``: the session's ``seated_tables()`` when the caller has read them already."""
+def session_seating(session: ClassSession, seated: list[Table] | None = None,
+                    names: dict[int, str] | None = None) -> Seating:
+    """``seated``: the session's ``seated_tables()`` when the caller has read them already;
+    ``names``: its students' names by id (not merged away, in the order they joined), likewise."""
     seating = Seating()
     for table in session.seated_tables() if seated is None else seated:
         seating.matches[table.match_id] = MatchRef.of(table.match)
@@ -237,8 +239,8 @@ def session_seating(session: ClassSession, seated: list[Table] | None = None) ->
         for seat in table.match.seat_list:
             if student := seat.participant_id or seat.former_participant_id:
                 seating.students.setdefault(table.match_id, {})[seat.index] = student
-    seating.names = dict(session.participants.filter(merged_into=None).order_by("joined_at", "pk")
-                         .values_list("pk", "display_name"))
+    seating.names = names if names is not None else dict(
+        session.participants.filter(merged_into=None).order_by("joined_at", "pk").values_list("pk", "display_name"))
     return seating
 
 
@@ -293,14 +295,17 @@ def grid(names: dict[int, str], moves: list[dict]) -> list[dict]:
         cell = cells[m["student"]].setdefault(m["concept"], {SHOWS: 0, MISCONCEPTION: 0, "moves": []})
         cell[m["kind"]] += 1
         cell["moves"].append(m)
+    concept_names = {c: str(CONCEPT_NAMES[c]) for c in CONCEPTS}  # (translated once, not per student)
+    none: dict = {}
     rows = []
     for student, name in names.items():
         if student not in cells:
             continue
+        mine = cells[student]
         rows.append({"participant": student, "name": name, "cells": [
-            {"concept": c, "concept_name": str(CONCEPT_NAMES[c]), "shows": cells[student].get(c, {}).get(SHOWS, 0),
-             "misconception": cells[student].get(c, {}).get(MISCONCEPTION, 0),
-             "moves": cells[student].get(c, {}).get("moves", [])} for c in CONCEPTS]})
+            {"concept": c, "concept_name": concept_names[c], "shows": mine.get(c, none).get(SHOWS, 0),
+             "misconception": mine.get(c, none).get(MISCONCEPTION, 0),
+             "moves": mine.get(c, none).get("moves", [])} for c in CONCEPTS]})
     return rows
 
 

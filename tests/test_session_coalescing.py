@@ -148,3 +148,39 @@ def test_a_dashboard_and_a_projector_payload_read_the_tables_and_seats_once_what
         return counts
 
     assert queries(12) == queries(4)
+
+
+@pytest.mark.django_db
+def test_a_dashboard_and_a_projector_payload_read_the_participants_once_and_count_them_alike(classroom):
+    """A dashboard payload reads the session's participants once (its roster, the concept grid's
+    names and the standings' cache key come from that one read), a projector payload counts them
+    once (the standings' key and the number joined); both count the same rows as the standings'
+    own count, merged, removed and waiting students included, so the two share the cache entry."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classrooms import selectors, services
+    from classrooms.models import Participant
+    from classrooms.standings import counts_of, people_counts
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    ada, bo, cy, di, ed = (Participant.objects.create(session=session, display_name=n)
+                           for n in ("Ada", "Bo", "Cy", "Di", "Ed"))
+    services.merge_participants(session, di.pk, ed.pk)
+    services.auto_pair(session)
+    services.start_all(session)
+    services.remove_participant(session, cy.pk)
+    Participant.objects.create(session=session, display_name="Fay", admitted=False)
+    counted = people_counts(session)
+    assert counted == {"n": 6, "gone": 2, "waiting": 1, "joined": 3}  # (a merged row counts as removed)
+    assert counts_of(list(session.participants.all())) == counted
+
+    selectors.dashboard_payload(session), selectors.screen_payload(session)  # (the standings cached)
+    for build in (selectors.dashboard_payload, selectors.screen_payload):
+        with CaptureQueriesContext(connection) as captured:
+            payload = build(session)
+        reads = [q["sql"] for q in captured.captured_queries if 'FROM "classrooms_participant"' in q["sql"]]
+        assert len(reads) == 1, (build.__name__, "\n".join(reads))
+    assert payload["joined"] == 3
+    roster = selectors.dashboard_payload(session)["participants"]
+    assert [p["name"] for p in roster] == ["Ada", "Bo", "Cy", "Ed", "Fay"]  # (Di merged into Ed)

@@ -21,7 +21,7 @@ from core.socket_limits import SocketLimitsMixin
 from games import state_cache
 from games.consumers import encode
 from games.errors import AppError
-from games.moments import moments_at, newest_moments
+from games.moments import moments_of, newest_moments
 from games.snapshot import Snapshot
 
 MAX_MESSAGE_BYTES = 4096
@@ -449,7 +449,8 @@ def _screen_payload(session_id: int, kept: list | None = None, moved: AbstractSe
 
 def _moments_after(known: dict[int, dict], snaps: list[Snapshot]) -> list[dict]:
     """The newest moments of the projector's tables (``known``, updated in place) after the moves
-    of ``snaps``: each moved table's moments are read again (one query, or the cache)."""
+    of ``snaps``: the moved tables' moments are read again (from the cache, else one query for them all)."""
+    found = moments_of((snap.match, snap.game, snap.seq) for snap in snaps)
     for snap in snaps:
-        known[snap.match] = {**known[snap.match], "moments": moments_at(snap.match, snap.game, snap.seq)}
+        known[snap.match] = {**known[snap.match], "moments": found[snap.match]}
     return newest_moments(known.values())

@@ -286,6 +286,37 @@ def test_moments_are_read_from_the_last_actions_once_per_move(classroom, django_
     assert all(m["seq"] >= match.seq - RECENT for m in first)
 
 
+def test_the_moments_of_many_tables_are_read_in_one_query_and_are_each_tables_own(classroom, django_assert_num_queries):
+    """A projector follows the moves of many tables at once: their moments come from the cache in
+    one round trip, the others from one query of their last actions, each table's the same as if
+    read alone (at a log length before the newest too: a move's snapshot may be overtaken)."""
+    from django.core.cache import cache
+
+    from games.moments import moments_at, moments_of
+
+    session = services.open_session(classroom, "quantum-tictactoe")
+    joined(session, "Ada", "Bo", "Cy", "Di", "Ed", "Fay")
+    started(session)
+    matches = [play_out(table.match_id, seed=n) for n, table in enumerate(session.tables.order_by("number"))]
+    asked = [(m.pk, m.game, m.seq) for m in matches] + [(matches[0].pk, matches[0].game, matches[0].seq - 3)]
+    cache.clear()
+    alone = {(match_id, seq): moments_at(match_id, game, seq) for match_id, game, seq in asked}
+    assert all(alone.values()) and alone[asked[0][0], asked[0][2]] != alone[asked[-1][0], asked[-1][2]]
+
+    def expected(some):
+        return {match_id: alone[match_id, seq] for match_id, _game, seq in some}
+
+    cache.clear()
+    moments_at(*asked[1])  # one of them cached
+    with django_assert_num_queries(1):
+        assert moments_of(asked[:3]) == expected(asked[:3])
+    cache.clear()
+    with django_assert_num_queries(1):
+        assert moments_of([asked[-1], asked[1]]) == expected([asked[-1], asked[1]])
+    with django_assert_num_queries(0):  # all cached now
+        assert moments_of([asked[-1], asked[1]]) == expected([asked[-1], asked[1]])
+
+
 def test_every_landmark_of_the_projector_has_its_own_name(session, client):
     """A screen reader lists the landmarks by name: no two of the projector's share one (the
     standings' section and its scrolling table, the join section and the late-comers' corner)."""

@@ -54,7 +54,7 @@ def ships_of(page) -> dict:
 
 
 def wait_seq(page, seq: int) -> None:
-    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.seq) >= {seq}", timeout=20_000)
 
 
 def test_two_students_fly_into_entanglion_and_retrieve_a_component(chromium, server, teacher):

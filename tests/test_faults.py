@@ -54,9 +54,9 @@ def faults_stack():
         env = {"DATABASE_URL": pg.url(), "REDIS_URL": redis.url, "CHANNELS_PREFIX": "qc-faults",
                "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"}
         run_env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"} | env
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=run_env,
-                       check=True, capture_output=True)
-        subprocess.run([sys.executable, "manage.py", "shell", "-c",
+        subprocess.run([sys.executable, "manage.py", "shell", "-c",  # (one Django start: migrated, then the teacher)
+                        "from django.core.management import call_command; "
+                        "call_command('migrate', interactive=False, verbosity=0); "
                         "from django.contrib.auth.models import User; "
                         f"User.objects.create_user({TEACHER[0]!r}, password={TEACHER[1]!r})"],
                        cwd=ROOT, env=run_env, check=True, capture_output=True)

@@ -4,7 +4,7 @@ another game (a "Circuit" for quantum tic-tac-toe). Missing pages are the app's 
 from __future__ import annotations
 
 import re
-from urllib.parse import urldefrag, urlparse
+from urllib.parse import parse_qsl, urldefrag, urlencode, urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -41,6 +41,13 @@ def finished_match_of(session, teacher, participant: Participant, game: str, var
     return match
 
 
+def same_page(link: str) -> str:
+    """``link`` without its fragment and with its query's parameters in one order: the debrief's
+    toggles link ``?names=1&moment=1`` and ``?moment=1&names=1``, one page, visited once."""
+    parsed = urlparse(urldefrag(link)[0])
+    return parsed._replace(query=urlencode(sorted(parse_qsl(parsed.query, keep_blank_values=True)))).geturl()
+
+
 def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str, int], list[str]]:
     """Visit every same-site link reachable from ``start``; returns {url: status} and the dead ends."""
     statuses: dict[str, int] = {}
@@ -66,7 +73,7 @@ def crawl(page, base: str, start: list[str], limit: int = 150) -> tuple[dict[str
                 links = page.eval_on_selector_all(
                     "a[href]", "els => els.map(e => e.href)")
                 for link in links:
-                    link = urldefrag(link)[0]
+                    link = same_page(link)
                     parsed = urlparse(link)
                     if parsed.netloc != urlparse(base).netloc or not parsed.path.startswith("/"):
                         continue

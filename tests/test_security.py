@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from classrooms import services
 from classrooms.models import Classroom, ClassSession, Exercise, Participant, Table
 from games.models import Action, Match, Seat
 from simulator.models import IBMCredential, QuantumPolicy, Run
-from tests.support.server import collected_static_root
+from tests.support.server import collected_static_root, fresh_shell_env
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,14 +34,6 @@ def teacher_client(teacher_user):
     return client
 
 
-def production_env(**extra) -> dict:
-    """The environment of a fresh shell: none of the development values the tests set."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}}
-    env.update(extra)
-    return env
-
-
 def run_python(code: str, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
@@ -53,27 +44,27 @@ def run_python(code: str, env: dict) -> subprocess.CompletedProcess:
 def test_debug_is_off_unless_set():
     code = "import os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'\n" \
            "from django.conf import settings; print('DEBUG', settings.DEBUG)"
-    assert "DEBUG False" in run_python(code, production_env()).stdout
-    assert "DEBUG True" in run_python(code, production_env(DEBUG="1")).stdout
+    assert "DEBUG False" in run_python(code, fresh_shell_env()).stdout
+    assert "DEBUG True" in run_python(code, fresh_shell_env(DEBUG="1")).stdout
 
 
 def test_the_app_refuses_to_start_on_the_built_in_key_with_debug_off():
-    refused = run_python("import config.asgi", production_env())
+    refused = run_python("import config.asgi", fresh_shell_env())
     assert refused.returncode != 0 and "SECRET_KEY is the built-in development key" in refused.stderr
-    ok = run_python("import config.asgi", production_env(SECRET_KEY="k" * 60, STATIC_ROOT=str(collected_static_root())))
+    ok = run_python("import config.asgi", fresh_shell_env(SECRET_KEY="k" * 60, STATIC_ROOT=str(collected_static_root())))
     assert ok.returncode == 0, ok.stderr
-    dev = run_python("import config.asgi, gc; print('young', gc.get_threshold()[0])", production_env(DEBUG="1"))
+    dev = run_python("import config.asgi, gc; print('young', gc.get_threshold()[0])", fresh_shell_env(DEBUG="1"))
     assert dev.returncode == 0, dev.stderr
     assert int(dev.stdout.split("young")[1]) >= 10_000  # the served process collects cycles seldom (config/asgi.py)
     served = subprocess.run([sys.executable, "manage.py", "serve", "--no-demo", "--port", "1"], cwd=ROOT,
-                            env=production_env(), capture_output=True, text=True, timeout=120)
+                            env=fresh_shell_env(), capture_output=True, text=True, timeout=120)
     assert served.returncode != 0 and "SECRET_KEY is the built-in development key" in served.stderr
     assert "Traceback" not in served.stderr  # one clear line for whoever starts it
 
 
 def test_check_deploy_reports_the_built_in_key():
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
-                            env=production_env(ALLOWED_HOSTS="classroom.example.org"),
+                            env=fresh_shell_env(ALLOWED_HOSTS="classroom.example.org"),
                             capture_output=True, text=True, timeout=120)
     assert result.returncode != 0 and "qc.E001" in result.stdout + result.stderr
 
@@ -254,8 +245,8 @@ def signup(client, username="ms-noether", **extra):
 def test_signup_is_closed_in_production_by_default():
     code = ("import os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'\n"
             "from django.conf import settings; print('SIGNUP', settings.TEACHER_SIGNUP, settings.PASSWORD_RESET_ENABLED)")
-    assert "SIGNUP closed False" in run_python(code, production_env(SECRET_KEY="k" * 60)).stdout
-    assert "SIGNUP open" in run_python(code, production_env(SECRET_KEY="k" * 60, TEACHER_SIGNUP="open")).stdout
+    assert "SIGNUP closed False" in run_python(code, fresh_shell_env(SECRET_KEY="k" * 60)).stdout
+    assert "SIGNUP open" in run_python(code, fresh_shell_env(SECRET_KEY="k" * 60, TEACHER_SIGNUP="open")).stdout
 
 
 def test_closed_signup_makes_no_account(settings):
@@ -319,7 +310,7 @@ def test_password_reset_is_not_offered_without_a_mail_server(settings):
     code = ("import os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'\nimport django; django.setup()\n"
             "from django.test import Client; r = Client().get('/accounts/password_reset/'); print('RESET', r.status_code)\n"
             "from django.conf import settings; print(settings.EMAIL_BACKEND)")
-    result = run_python(code, production_env(DEBUG="1", EMAIL_HOST="smtp.example.org", ALLOWED_HOSTS="testserver"))
+    result = run_python(code, fresh_shell_env(DEBUG="1", EMAIL_HOST="smtp.example.org", ALLOWED_HOSTS="testserver"))
     assert "RESET 200" in result.stdout and "smtp" in result.stdout, result.stderr[-2000:]
 
 
@@ -545,7 +536,7 @@ def test_runs_have_quotas_per_requester_and_per_class(qtris_match, teacher_user,
 
 
 def test_check_deploy_warns_when_runs_would_execute_in_the_web_process():
-    env = production_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="x.example.org")
+    env = fresh_shell_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="x.example.org")
     for broker in ("REDIS_URL", "CELERY_BROKER_URL"):  # no broker: runs would execute in-process
         env.pop(broker, None)
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from core.staticfiles import HashedStaticFilesStorage
 from games.engines import GAMES, board_path
-from tests.support.server import LiveServer, collected_static_root
+from tests.support.server import LiveServer, collected_static_root, fresh_shell_env
 from tests.support.tables import open_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,11 +140,7 @@ def test_a_board_loads_from_the_hashed_files_in_chromium_without_an_error(chromi
 # ----------------------------------------------------------------- no collectstatic: no start
 
 def production_env(**extra) -> dict:
-    import os
-
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "STATIC_HASHED"}}
-    return {**env, "SECRET_KEY": "k" * 60, "ALLOWED_HOSTS": "classroom.example.org", **extra}
+    return fresh_shell_env(SECRET_KEY="k" * 60, ALLOWED_HOSTS="classroom.example.org", **extra)
 
 
 def test_production_refuses_to_start_without_collectstatic(tmp_path):

@@ -49,6 +49,15 @@ def _static_key(settings_module: str) -> str:
     return digest.hexdigest()[:16]
 
 
+DEVELOPMENT_VALUES = {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "STATIC_HASHED"}
+
+
+def fresh_shell_env(**extra: str) -> dict[str, str]:
+    """The environment of a fresh shell on a server (none of the development values the tests
+    set: the app's production defaults), with ``extra``."""
+    return {k: v for k, v in os.environ.items() if k not in DEVELOPMENT_VALUES} | extra
+
+
 def collected_static_root(settings_module: str = "config.settings_test") -> Path:
     """A STATIC_ROOT collected by production's storage (hashed names, rewritten imports, gzip) for
     the servers of ``settings_module``. ``collectstatic`` runs once per change of what it

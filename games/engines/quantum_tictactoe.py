@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from typing import Any, cast
+from typing import cast
 
 from . import quantum_tictactoe_evidence as evidence
 from .base import (
@@ -69,6 +69,7 @@ from .base import (
     IllegalAction,
     State,
     chance,
+    clone,
     event,
     gettext_noop,
     is_int,
@@ -131,15 +132,6 @@ def mark_name(move: int) -> str:
 
 def _mark(square: int, move: int) -> dict:
     return {"square": square, "player": player_of_move(move), "move": move}
-
-
-def _copy(value: Any) -> Any:
-    """Fast deep copy of plain JSON data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _half_points(halves: int) -> float | int:
@@ -472,7 +464,7 @@ class QuantumTicTacToe(Engine):
         return self._spooky_move(state, seat, squares)
 
     def _spooky_move(self, state: State, seat: int, squares: list[int]) -> tuple[State, list]:
-        new = _copy(state)
+        new = clone(state)
         move, player = new["move_number"], PLAYERS[seat]
         a, b = squares
         path = cycle_path(new["entanglements"], a, b)
@@ -495,7 +487,7 @@ class QuantumTicTacToe(Engine):
         return new, events
 
     def _fill_last_square(self, state: State, seat: int, square: int) -> tuple[State, list]:
-        new = _copy(state)
+        new = clone(state)
         move, player = new["move_number"], PLAYERS[seat]
         new["classical"][square - 1] = {"player": player, "move": move}
         new["move_number"] = move + 1
@@ -507,7 +499,7 @@ class QuantumTicTacToe(Engine):
         return new, events
 
     def _collapse(self, state: State, seat: int, square: int) -> tuple[State, list]:
-        new = _copy(state)
+        new = clone(state)
         pending = new["collapse"]
         move = pending["move"]
         placed = collapse_cascade(new["entanglements"], move, square)
@@ -559,7 +551,7 @@ class QuantumTicTacToe(Engine):
                     e["by_chance"] = True
             events += caused
         else:
-            new = _copy(state)
+            new = clone(state)
         if new["scores"] is None:
             new["lines"] = find_lines(new["classical"])
             self._finish(new, events, "line" if new["lines"] else "time_up_reason")
@@ -590,7 +582,7 @@ class QuantumTicTacToe(Engine):
             return None
         scores = list(state["scores"])
         return {"scores": scores, "winners": winners_of(scores),
-                "lines": _copy(state["lines"]), "reason": state["reason"]}
+                "lines": clone(state["lines"]), "reason": state["reason"]}
 
     def collapse_previews(self, state: State) -> dict[str, list[dict]]:
         """For a pending collapse: the classical marks each choice would place."""
@@ -601,22 +593,22 @@ class QuantumTicTacToe(Engine):
                 for s in pending["squares"]}
 
     def view(self, state: State, seat: int | None = None) -> dict:
-        board = [{"square": s, "classical": _copy(state["classical"][s - 1]),
+        board = [{"square": s, "classical": clone(state["classical"][s - 1]),
                   "spooky": self.spooky_marks(state, s)} for s in SQUARES]
         pending = state["collapse"]
         collapse = None
         if pending:
-            collapse = {**_copy(pending), "player": player_of_move(pending["move"]),
+            collapse = {**clone(pending), "player": player_of_move(pending["move"]),
                         "previews": self.collapse_previews(state)}
         over = state["scores"] is not None
         return {
             "game": SLUG, "variant": state["variant"], "players": list(PLAYERS),
-            "board": board, "entanglements": _copy(state["entanglements"]),
+            "board": board, "entanglements": clone(state["entanglements"]),
             "move_number": state["move_number"],
             "next_player": None if over else player_of_move(state["move_number"]),
             "to_act": self.to_act(state), "phase": self.phase(state),
             "last_square": self.last_square(state), "collapse": collapse,
-            "lines": _copy(state["lines"]),
+            "lines": clone(state["lines"]),
             "scores": list(state["scores"]) if over else None,
             "winners": winners_of(state["scores"]) if over else None,
             "reason": state["reason"], "history": list(state["history"]),
@@ -664,12 +656,12 @@ class QuantumTicTacToe(Engine):
             classical = state["classical"][s - 1]
             spooky = self.spooky_marks(state, s)
             if classical:
-                holds = [_copy(classical)]
+                holds = [clone(classical)]
             elif s in could:
                 holds = sorted(could[s], key=lambda m: m["move"])
             else:
                 holds = spooky
-            squares.append({"square": s, "classical": _copy(classical), "spooky": spooky,
+            squares.append({"square": s, "classical": clone(classical), "spooky": spooky,
                             "could_hold": holds, "fixed": classical is not None})
         cycles = []
         if pending:
@@ -705,12 +697,12 @@ def state_from_view(view: dict) -> State:
     pending = view["collapse"]
     return {"game": SLUG, "variant": view["variant"], "seed": 0, "options": {},
             "move_number": view["move_number"],
-            "classical": [_copy(sq["classical"]) for sq in view["board"]],
-            "entanglements": _copy(view["entanglements"]),
-            "collapse": ({k: _copy(pending[k]) for k in
+            "classical": [clone(sq["classical"]) for sq in view["board"]],
+            "entanglements": clone(view["entanglements"]),
+            "collapse": ({k: clone(pending[k]) for k in
                           ("move", "squares", "chooser", "cycle", "cycle_moves")}
                          if pending else None),
-            "lines": _copy(view["lines"]), "scores": _copy(view["scores"]),
+            "lines": clone(view["lines"]), "scores": clone(view["scores"]),
             "reason": view["reason"], "history": list(view["history"])}
 
 

@@ -77,5 +77,8 @@ def test_a_page_fed_patches_holds_what_a_fresh_load_is_sent(chromium, server, te
         patches = [length for kind, length, _ in received if kind == "patch"]
         wholes = [length for kind, length, _ in received if kind == "state"]
         assert len(patches) >= 2, f"{game}: {received}"
+        # the whole state once when the page opened (before any move): its socket's first message,
+        # not asked for again (each whole state is a view built on the server and a board drawn)
+        assert [s for kind, _, s in received if kind == "state" and s == 0] == [0], f"{game}: {received}"
         # (a patch is sent only when it is the shorter text: tests/test_jsonpatch.py)
         print(f"\n{game} seat {seat}: whole states {wholes} B, patches {patches} B")

@@ -153,7 +153,9 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const text = { live: _("live"), reconnecting: _("reconnecting…"), refused: _("no access") }[status] || status;
     $("conn").textContent = text;
     $("conn").className = "pill " + status;
-    if (status === "live") sock.send({ type: "sync" });
+    // (no "sync" here: a socket's first message, which makes it live, is the whole state already;
+    // asking again built this seat's view twice on every page load and reconnect, and drew the
+    // board again under a finger about to tap it)
   }
   function showError(message) { $("error").textContent = message; $("error").classList.remove("hidden"); }
 

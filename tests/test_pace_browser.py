@@ -105,6 +105,8 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     # pause all tables: both pages say so on the turn line; the mover's board is locked (a
     # click sends nothing and nudges the line)
     mover = ada if ada.locator("#turn.mine").count() else bo
+    # (the boards are not drawn again by a pause or a resume: the same square stays under a finger)
+    mover.locator("g.cell.playable").first.evaluate("(n) => { n.dataset.kept = '1'; }")
     dashboard.click("#pause-btn")
     for page in pages:
         expect(page.locator("#pace-paused")).to_contain_text("Paused by your teacher")
@@ -124,6 +126,8 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     for page in pages:
         expect(page.locator("#pace-paused")).to_be_hidden()
         expect(page.locator("#pace-move")).to_be_visible()
+    expect(mover.locator("g.cell.playable").first).to_have_attribute("data-kept", "1")
+    expect(mover.locator("g.cell.playable").first).not_to_have_attribute("aria-disabled", "true")
 
     # finish in 3 s: both pages count down with the game's rule, then the game ends by it
     dashboard.select_option("#finish-in", "3")

@@ -170,6 +170,11 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     onMessage(msg);
   }
 
+  // what a board is drawn from: the same state sent again (a pause, a resume, a clock set, a new
+  // socket) leaves the board as it is, a card or square under a finger included; the clock, the
+  // log and the socket's numbering are drawn by this page
+  const DRAWN_FROM = ["status", "seat", "seats", "view", "to_act", "legal", "outcome", "analysis"];
+
   function onMessage(msg) {
     if (msg.type === "preview") {
       const key = JSON.stringify(msg.action);
@@ -192,9 +197,10 @@ export async function play({ matchId, boardUrl, replayUrl, lobbyUrl, spectator, 
     const fresh = !current || msg.seq !== current.seq;
     // only a change seen live is animated (a page opened on a finished game shows its result at once)
     const animate = !!current && fresh;
+    const redraw = fresh || DRAWN_FROM.some((k) => JSON.stringify(msg[k]) !== JSON.stringify(current[k]));
     current = msg;
     const turnBefore = $("turn").textContent;
-    board.render(msg, { animate });
+    if (redraw) board.render(msg, { animate });
     renderPlayers(msg);
     renderTurn(msg, settleMs());
     if (msg.history) renderHistory(msg.history);  // a new socket: the whole log so far

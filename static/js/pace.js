@@ -15,15 +15,21 @@ export function mmss(ms) {
 export function countdown(tick) {
   let end = null;
   let handle = null;
+  let shown = null;  // the whole seconds last drawn
   function step() {
     const left = Math.max(0, end - performance.now());
-    tick(left);
-    if (left > 0) handle = setTimeout(step, left % 1000 || 1000);
+    const seconds = Math.ceil(left / 1000);
+    if (seconds !== shown) tick(left);
+    shown = seconds;
+    // a millisecond past the next whole second: a timer may fire up to a millisecond early (its
+    // delay is rounded down), which drew the same seconds twice
+    if (left > 0) handle = setTimeout(step, (left % 1000 || 1000) + 1);
   }
   return {
     set(ms) {
       clearTimeout(handle);
       end = ms === null || ms === undefined ? null : performance.now() + ms;
+      shown = null;
       if (end !== null) step();
     },
   };

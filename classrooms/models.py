@@ -165,6 +165,7 @@ class Participant(models.Model):
     comeback_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        # the join order: the dashboard's roster and the concept grid list students in it
         ordering = ["joined_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["session", "display_name"], name="unique_name_in_session")

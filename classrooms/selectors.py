@@ -149,7 +149,7 @@ def dashboard_payload_and_seating(session: ClassSession, seated: list[Table] | N
     socket keeps it to fill the concept grid in after a move without a rebuild. ``seated``: the
     session's ``seated_tables()`` when the caller has them (``tables_after``)."""
     seated = session.seated_tables() if seated is None else seated
-    everyone = list(session.participants.order_by("joined_at", "pk"))  # (merged rows too: counted)
+    everyone = list(session.participants.all())  # in join order (merged rows too: counted)
     students = [p for p in everyone if p.merged_into_id is None]  # one row per student: merged rows are gone
     seating = understanding.session_seating(session, seated, {p.pk: p.display_name for p in students})
     tables = tables_summary(session, seated)

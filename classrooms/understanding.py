@@ -240,7 +240,7 @@ def session_seating(session: ClassSession, seated: list[Table] | None = None,
             if student := seat.participant_id or seat.former_participant_id:
                 seating.students.setdefault(table.match_id, {})[seat.index] = student
     seating.names = names if names is not None else dict(
-        session.participants.filter(merged_into=None).order_by("joined_at", "pk").values_list("pk", "display_name"))
+        session.participants.filter(merged_into=None).values_list("pk", "display_name"))  # in join order
     return seating
 
 

@@ -147,3 +147,35 @@ def test_clock_pause_and_finish_in_reach_every_page_live(chromium, pace_server, 
     assert match.status == Match.Status.FINISHED
     assert match.actions.order_by("seq").last().action == FINISH_ACTION
     expect(dashboard.locator(".table-card")).to_have_attribute("data-status", "finished")
+
+
+# pace.js's countdown on a simulated clock whose timers take their delay in whole milliseconds,
+# rounded down (as browsers do; a timer fires up to a millisecond early), and whose every step
+# takes 0.05 ms: the seconds it draws, each time it draws
+EARLY_TIMERS = """async () => {
+  const { countdown } = await import("/static/js/pace.js");
+  const realNow = performance.now, realSetTimeout = window.setTimeout, realClear = window.clearTimeout;
+  let now = 1000;
+  const timers = [];
+  performance.now = () => now;
+  window.setTimeout = (fn, delay) => { timers.push({ at: now + Math.floor(delay), fn }); return timers.length; };
+  window.clearTimeout = () => {};
+  const drawn = [];
+  try {
+    countdown((left) => drawn.push(Math.ceil(left / 1000))).set(4500.4);
+    while (timers.length && drawn.length < 50) {
+      const next = timers.shift();
+      now = Math.max(now + 0.05, next.at);
+      next.fn();
+    }
+  } finally {
+    performance.now = realNow; window.setTimeout = realSetTimeout; window.clearTimeout = realClear;
+  }
+  return drawn;
+}"""
+
+
+def test_a_countdown_draws_each_second_once_though_its_timers_fire_early(chromium, server):
+    page = chromium.new_page()
+    page.goto(server.url + "/join/")
+    assert page.evaluate(EARLY_TIMERS) == [5, 4, 3, 2, 1, 0]

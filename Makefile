@@ -42,7 +42,7 @@ chromium:
 	   apt-get update -q >/dev/null && apt-get install -y -q chromium chromium-headless-shell >/dev/null)
 
 # the suite in parallel: pytest-xdist workers, each given the next test when it is down to two
-# (the longest first, tests/conftest.py; the scripted lessons in two queues of their own,
+# (the longest first, tests/conftest.py; the scripted lessons one after the other on one worker,
 # tests/test_lesson_script_browser.py; servers and browser started once per worker). Each worker
 # has a Redis database of its own (REDIS_URL's number plus the worker's, config/settings_test.py).
 # `make test TEST_WORKERS=0`: one process.

@@ -75,8 +75,8 @@ PROCESS_FIXTURES = {"chromium", "chromium_browser", "server", "live_server_proce
 class XdistGroups:
     """``xdist_group`` marks kept by pytest 9.2 and later under ``--dist loadgroup``: pytest-xdist
     (3.8) adds a test's group to its node id by setting ``item._nodeid``, which pytest no longer
-    reads (a node id is ``item._id`` now), so every group was scheduled test by test (the two
-    queues of scripted lessons ran three lessons at once, a module's shared fixture was set up on
+    reads (a node id is ``item._id`` now), so every group was scheduled test by test (the
+    scripted lessons' queue ran several lessons at once, a module's shared fixture was set up on
     each worker). This does the same on ``item._id``, after pytest-xdist's own hook; it does
     nothing where pytest-xdist's suffix took (older pytest, or a pytest-xdist that fixed it:
     https://github.com/pytest-dev/pytest-xdist/issues/1386, then this class can go)."""

@@ -28,7 +28,7 @@ through the whole lesson and listed together at its end; a step that cannot go o
 The game drives only the pages: students tap, the teacher clicks; the database is read to check
 (and to know which student's page to look at), never written. The server runs with a short
 "Finish in" choice (``FINISH_IN_CHOICES``) so that the lesson stays short; the clock per move is
-the real 15 s. Each game is a test of its own (parametrized) so that they can run in parallel.
+the real 15 s. Each game is a test of its own (parametrized), with its own time and findings.
 """
 from __future__ import annotations
 
@@ -53,7 +53,11 @@ from tests.support.phone import PHONE, SMALL_PHONE, phone_context, phone_problem
 from tests.support.server import LiveServer
 from tests.test_i18n_browser import english_on
 
-pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.long]
+# under pytest-xdist the lessons run one after the other on one worker (seven browser pages and a
+# server apiece): two at once starved the two cores (a whole run took 6:49–7:07 and 743–768
+# CPU-seconds with two queues of lessons, 6:22 and 681 with one), and one queue still ends well
+# before the rest of the suite (its five lessons about 270 s of a 380 s run)
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.long, pytest.mark.xdist_group("lessons")]
 
 FINISH_SECONDS = 4   # the test server's shortest "Finish in" choice
 CLOCK_SECONDS = 15   # the clock per move, as a teacher would choose it
@@ -590,14 +594,7 @@ def play_until(run: LessonRun, done, idle: set[str] = frozenset(), timeout: floa
             run.teacher.wait_for_timeout(150)
 
 
-# under pytest-xdist the lessons run in two queues (each a worker's, one lesson at a time): seven
-# browser pages and a server apiece, more lessons at once would starve the machine's two cores
-LESSON_QUEUES = {"qtris": "lessons-1", "entanglion": "lessons-1", "quantum-ticket-to-ride": "lessons-2",
-                 "quantum-tictactoe": "lessons-2", "quantum-poker": "lessons-2"}
-
-
-@pytest.mark.parametrize("lesson", [pytest.param(lesson, id=lesson.game, marks=pytest.mark.xdist_group(
-    LESSON_QUEUES[lesson.game])) for lesson in LESSONS])
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.game)
 @pytest.mark.timeout(900)
 def test_a_whole_lesson_on_phones(lesson, lesson_server, chromium, teacher):
     started = time.monotonic()

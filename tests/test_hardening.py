@@ -258,14 +258,14 @@ def test_nan_and_infinity_are_refused_wherever_json_is_read(number, teacher_user
 # ----------------------------------------------------------------- the Celery worker fails closed
 
 def test_a_celery_worker_and_beat_refuse_the_built_in_key_with_debug_off(tmp_path):
-    import os
     import subprocess
     import sys
     from pathlib import Path
 
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "REDIS_URL"}}
-    env["CELERY_BROKER_URL"] = "memory://"  # (a worker that did start would serve this, not Redis)
+    from tests.support.server import fresh_shell_env
+
+    env = fresh_shell_env(CELERY_BROKER_URL="memory://")  # (a worker that did start would serve this, not Redis)
+    env.pop("REDIS_URL", None)
     root = Path(__file__).resolve().parents[1]
     started = [subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", *command], cwd=root, env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

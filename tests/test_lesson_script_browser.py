@@ -54,9 +54,10 @@ from tests.support.server import LiveServer
 from tests.test_i18n_browser import english_on
 
 # under pytest-xdist the lessons run one after the other on one worker (seven browser pages and a
-# server apiece): two at once starved the two cores (a whole run took 6:49–7:07 and 743–768
-# CPU-seconds with two queues of lessons, 6:22 and 681 with one), and one queue still ends well
-# before the rest of the suite (its five lessons about 270 s of a 380 s run)
+# server apiece): two at once put fourteen pages on two cores (the suite alone took 6:52 and 743
+# CPU-seconds with two queues of lessons, 6:22 and 681 with one; from a fresh clone 6:29 and 6:38,
+# within a run's spread), and one queue still ends well before the rest of the suite (its five
+# lessons about 270 s of a 380 s run)
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.long, pytest.mark.xdist_group("lessons")]
 
 FINISH_SECONDS = 4   # the test server's shortest "Finish in" choice
